@@ -1,0 +1,3 @@
+from toolweave.cli import main
+
+main()

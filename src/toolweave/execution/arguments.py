@@ -1,0 +1,189 @@
+"""Argument filling: deterministic extractors first, the LLM for what they leave, then the
+schema decides (types coerced, validated with jsonschema).
+
+Each argument records its origin ("extracted" or "llm") so a trace shows who chose it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from toolweave.catalog.documents import describe_parameters, readable_name
+from toolweave.errors import LLMError
+from toolweave.execution import extractors as ex
+from toolweave.models.base import LLM
+from toolweave.models.structured import complete_json, schema_problems
+from toolweave.prompts import load_prompt
+from toolweave.types import ToolSpec
+
+QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
+EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
+
+
+@dataclass
+class Filled:
+    arguments: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    problem: str | None = None
+    llm_error: str | None = None
+
+    def put(self, name: str, value: Any, origin: str) -> None:
+        self.arguments[name] = value
+        self.origins[name] = origin
+
+
+def json_type(prop: dict[str, Any]) -> str:
+    """The main JSON type of a property ('string' when unknown)."""
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind is None:
+        for option in prop.get("anyOf") or prop.get("oneOf") or []:
+            if isinstance(option, dict) and option.get("type") not in (None, "null"):
+                return json_type(option)
+    return kind if isinstance(kind, str) else "string"
+
+
+def param_kind(name: str, prop: dict[str, Any]) -> str:
+    """What an extractor should look for to fill this parameter."""
+    kind = json_type(prop)
+    words = f"{readable_name(name)} {prop.get('description', '')}".lower()
+    if kind in ("number", "integer"):
+        return "percent" if "percent" in readable_name(name) else kind
+    if kind != "string":
+        return "other"
+    if "timezone" in words or "time zone" in words or name.lower() in ("tz", "zone"):
+        return "timezone"
+    if prop.get("format") in ("date", "date-time") or "date" in readable_name(name).split():
+        return "date"
+    if "hh:mm" in words or readable_name(name) == "time":
+        return "time"
+    if "unit" in words and any(w in readable_name(name) for w in ("from", "source")):
+        return "unit_from"
+    if "unit" in words and any(w in readable_name(name) for w in ("to", "target")):
+        return "unit_to"
+    if prop.get("enum"):
+        return "enum"
+    if name.lower() in EXPRESSION_NAMES:
+        return "expression"
+    return "query" if name.lower() in QUERY_NAMES else "string"
+
+
+def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
+    """Fill what the extractors can find in `text`, parameter by parameter, in schema order."""
+    filled = Filled()
+    pools: dict[str, list[Any]] = {
+        "timezone": ex.timezones(text),
+        "date": ex.dates(text, today),
+        "time": ex.clock_times(text),
+        "quoted": ex.quoted(text),
+    }
+    conversions = ex.unit_conversions(text)
+    found_numbers = ex.numbers(text)
+    if conversions:  # the conversion's own number comes first
+        value = conversions[0][0]
+        found_numbers.sort(key=lambda n: n.value != value)
+    properties = schema.get("properties") or {}
+    kinds = {name: param_kind(name, prop) for name, prop in properties.items()}
+    # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
+    for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
+        value = _extract_one(kinds[name], properties[name], text, pools, found_numbers, conversions)
+        if value is not None:
+            filled.put(name, value, "extracted")
+    return filled
+
+
+def _extract_one(
+    kind: str,
+    prop: dict[str, Any],
+    text: str,
+    pools: dict[str, list[Any]],
+    found_numbers: list[ex.Number],
+    conversions: list[tuple[float, str, str]],
+) -> Any:
+    if kind in ("timezone", "date", "time"):
+        return pools[kind].pop(0) if pools[kind] else None
+    if kind in ("percent", "number", "integer"):
+        preferred = [n for n in found_numbers if n.percent] if kind == "percent" else []
+        for number in preferred or found_numbers:
+            if kind == "integer" and not number.value.is_integer():
+                continue
+            found_numbers.remove(number)
+            return int(number.value) if number.value.is_integer() else number.value
+        return None
+    if kind in ("unit_from", "unit_to"):
+        return (
+            (conversions[0][1] if kind == "unit_from" else conversions[0][2])
+            if conversions
+            else None
+        )
+    if kind == "enum":
+        lowered = text.lower()
+        return next((v for v in prop["enum"] if isinstance(v, str) and v.lower() in lowered), None)
+    if kind == "expression":
+        return ex.math_expression(text)
+    if kind in ("query", "string") and pools["quoted"]:
+        return pools["quoted"].pop(0)
+    return text if kind == "query" else None  # a search takes the words as they are
+
+
+async def fill_arguments(tool: ToolSpec, text: str, llm: LLM, *, today: date) -> Filled:
+    """Arguments for `tool` to serve `text`: valid for its input schema, or with a problem."""
+    schema = tool.input_schema
+    filled = extract_arguments(schema, text, today)
+    missing = [n for n in schema.get("required") or [] if n not in filled.arguments]
+    if missing:
+        await _fill_with_llm(tool, text, llm, missing, filled)
+    _coerce(filled.arguments, schema.get("properties") or {})
+    if problems := schema_problems(filled.arguments, schema):
+        filled.problem = "arguments do not fit the tool's schema: " + "; ".join(problems)
+    return filled
+
+
+async def _fill_with_llm(
+    tool: ToolSpec, text: str, llm: LLM, missing: list[str], filled: Filled
+) -> None:
+    properties = tool.input_schema.get("properties") or {}
+    sub_schema = {
+        "type": "object",
+        "properties": {n: properties.get(n, {}) for n in missing},
+        "required": missing,
+        "additionalProperties": False,
+    }
+    messages = load_prompt("fill_arguments").messages(
+        tool=tool.name,
+        description=tool.description or readable_name(tool.name),
+        request=text,
+        known=json.dumps(filled.arguments),
+        parameters=describe_parameters(sub_schema),
+    )
+    try:
+        values = await complete_json(llm, messages, sub_schema)
+    except LLMError as exc:
+        filled.llm_error = str(exc)
+        return
+    for name in missing:
+        if name in values:
+            filled.put(name, values[name], "llm")
+
+
+def _coerce(arguments: dict[str, Any], properties: dict[str, Any]) -> None:
+    """Convert values to the declared JSON type where that is lossless ('15' -> 15)."""
+    for name, value in arguments.items():
+        kind = json_type(properties.get(name, {}))
+        try:
+            if kind == "number" and isinstance(value, str):
+                arguments[name] = float(value.replace(",", ""))
+            elif kind == "integer" and isinstance(value, (str, float)):
+                number = float(str(value).replace(",", ""))
+                if number.is_integer():
+                    arguments[name] = int(number)
+            elif (
+                kind == "string" and isinstance(value, (int, float)) and not isinstance(value, bool)
+            ):
+                arguments[name] = str(value)
+        except ValueError:
+            continue  # left as it is: validation reports it

@@ -1,0 +1,115 @@
+"""`ask`: the whole pipeline, one stage per module.
+
+connect (catalog) -> decompose + select (retrieval) -> plan (planning) -> fill arguments and call
+tools (execution) -> extractive answer with sources (answer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+
+from toolweave.answer.extractive import compose_answer
+from toolweave.catalog.connections import ServerPool
+from toolweave.errors import InputError
+from toolweave.execution.executor import run_plan
+from toolweave.models import make_embedder, make_llm
+from toolweave.planning.planner import find_tool, plan_steps
+from toolweave.retrieval.decompose import split_clauses
+from toolweave.retrieval.tool_select import rank_tools
+from toolweave.settings import Settings
+from toolweave.types import Answer
+
+Progress = Callable[[str], None]
+
+
+def check_question(question: str, max_chars: int) -> str:
+    question = question.replace("\x00", "").strip()
+    if not question:
+        raise InputError(
+            'the question is empty; ask something, e.g. toolweave ask "What is 15% of 2,340?"'
+        )
+    if len(question) > max_chars:
+        raise InputError(
+            f"the question is {len(question):,} characters long; the limit is {max_chars:,} "
+            "(setting ask.max_question_chars): shorten it or raise the limit"
+        )
+    return question
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = round((time.perf_counter() - started) * 1000, 1)
+
+
+async def ask(
+    question: str,
+    settings: Settings,
+    *,
+    today: date | None = None,
+    on_progress: Progress = lambda _: None,
+) -> Answer:
+    """Answer a question with the configured MCP servers and models."""
+    question = check_question(question, settings.ask.max_question_chars)
+    started, timer = time.perf_counter(), _Timer()
+    embedder, llm = make_embedder(settings.embedder), make_llm(settings.llm)
+    subqueries = split_clauses(question)
+    pool = ServerPool(
+        settings.servers(),
+        log_dir=settings.state_path() / "logs",
+        start_timeout_s=settings.mcp.start_timeout_s,
+        call_timeout_s=settings.mcp.call_timeout_s,
+    )
+    on_progress("starting MCP servers")
+    # Embedding the clauses (and loading the embedder) overlaps with starting the servers.
+    clause_task = asyncio.create_task(embedder.embed([s.text for s in subqueries]))
+    try:
+        async with pool:
+            timer.ms["connect"] = pool.startup_ms
+            clause_vectors = await clause_task
+            on_progress("choosing tools")
+            with timer.stage("select"):
+                candidates = await rank_tools(embedder, pool.tools, clause_vectors)
+                fallback = find_tool(pool.tools, settings.ask.fallback_tool)
+                plan = plan_steps(
+                    subqueries, candidates, min_score=settings.ask.min_tool_score, fallback=fallback
+                )
+            with timer.stage("execute"):
+                observations = await run_plan(
+                    plan,
+                    pool.tools,
+                    pool,
+                    llm,
+                    today=today or date.today(),
+                    on_progress=on_progress,
+                )
+    finally:
+        clause_task.cancel()
+    on_progress("writing the answer")
+    with timer.stage("answer"):
+        text, sources = await compose_answer(
+            plan, observations, embedder, max_sources_per_step=settings.ask.max_sources_per_step
+        )
+    timer.ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+    return Answer(
+        question=question,
+        text=text,
+        sources=sources,
+        plan=plan,
+        observations=observations,
+        servers=[pool.statuses[name] for name in pool.specs if name in pool.statuses],
+        llm=llm.name,
+        llm_calls=llm.usage.requests,
+        timings_ms=timer.ms,
+    )

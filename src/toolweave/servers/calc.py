@@ -1,0 +1,102 @@
+"""`calc`: a stdio MCP server for safe arithmetic, percentages and unit conversion.
+
+Run: python -m toolweave.servers.calc
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from toolweave.servers import arithmetic, units
+from toolweave.servers.arithmetic import format_number as fmt
+
+PURE = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+class CalcResult(BaseModel):
+    result: float
+    summary: str = Field(description="The calculation and its result as one line of text")
+
+
+def calculate(
+    expression: Annotated[
+        str,
+        Field(
+            description="Arithmetic expression, e.g. '(2,340 - 40) * 1.2', '15% of 2340', 'sqrt(2)'"
+        ),
+    ],
+) -> CalcResult:
+    try:
+        value = arithmetic.evaluate(expression)
+    except arithmetic.ExpressionError as exc:
+        raise ToolError(f"cannot evaluate {expression!r}: {exc}") from None
+    return CalcResult(result=value, summary=f"{expression.strip()} = {fmt(value)}")
+
+
+def percentage(
+    percent: Annotated[float, Field(description="The percentage, e.g. 15 for 15%")],
+    value: Annotated[float, Field(description="The number to take the percentage of")],
+) -> CalcResult:
+    result = percent / 100 * value
+    return CalcResult(result=result, summary=f"{fmt(percent)}% of {fmt(value)} = {fmt(result)}")
+
+
+def percent_change(
+    old: Annotated[float, Field(description="The original value")],
+    new: Annotated[float, Field(description="The new value")],
+) -> CalcResult:
+    if old == 0:
+        raise ToolError("the percent change from 0 is undefined")
+    change = (new - old) / abs(old) * 100
+    return CalcResult(
+        result=change, summary=f"from {fmt(old)} to {fmt(new)} is a change of {fmt(change)}%"
+    )
+
+
+def convert_units(
+    value: Annotated[float, Field(description="The quantity to convert")],
+    from_unit: Annotated[str, Field(description="Unit of the quantity, e.g. 'km', 'lb', '°F'")],
+    to_unit: Annotated[str, Field(description="Unit to convert to, e.g. 'mi', 'kg', 'C'")],
+) -> CalcResult:
+    try:
+        result, a, b = units.convert(value, from_unit, to_unit)
+    except units.UnitError as exc:
+        raise ToolError(str(exc)) from None
+    return CalcResult(result=result, summary=f"{fmt(value)} {a} = {fmt(result)} {b}")
+
+
+def create_server() -> MCPServer:
+    server = MCPServer("toolweave-calc", instructions="Exact arithmetic, percentages and units.")
+    server.tool(
+        description="Evaluate an arithmetic expression exactly: + - * / ^ mod, parentheses, "
+        "percentages ('15% of 2,340'), sqrt, log, round, min, max, pi",
+        annotations=PURE,
+    )(calculate)
+    server.tool(
+        description="Compute a percentage of a number, e.g. what is 15% of 2,340", annotations=PURE
+    )(percentage)
+    server.tool(
+        description="Percentage increase or decrease from an old value to a new value",
+        annotations=PURE,
+    )(percent_change)
+    server.tool(
+        description="Convert a quantity between units of length, mass, volume, time, speed, "
+        "area, data size, energy or temperature (e.g. miles to kilometers, °F to °C)",
+        annotations=PURE,
+    )(convert_units)
+    return server
+
+
+def main() -> None:
+    create_server().run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,244 @@
+"""One settings object, read from `toolweave.toml` and `TOOLWEAVE_*` environment variables.
+
+The file is looked up in this order: `--config PATH`, `$TOOLWEAVE_CONFIG`, `./toolweave.toml`,
+then `toolweave.toml` in the user config directory; with none of them the defaults apply.
+Environment variables override the file: `TOOLWEAVE_LLM__BACKEND=none` sets `llm.backend`.
+MCP servers use the `mcpServers` shape desktop clients write, so an existing config can be pasted
+(as TOML tables) or imported as it is (`mcp_json = ["claude_desktop_config.json"]`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from toolweave.errors import ConfigError
+from toolweave.types import ServerSpec
+
+CONFIG_FILENAME = "toolweave.toml"
+ENV_PREFIX = "TOOLWEAVE_"
+ENV_CONFIG = "TOOLWEAVE_CONFIG"
+DEMO_DOCS = Path(__file__).parent / "data" / "demo_docs"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LLMSettings(_Section):
+    # auto: the embedded model when llama-cpp-python and its weights are installed, else none.
+    backend: Literal["auto", "embedded", "openai", "none"] = "auto"
+    # openai: the model name sent to the server; embedded: a GGUF path (empty = bundled SmolLM2).
+    model: str = ""
+    base_url: str = "http://127.0.0.1:8000/v1"
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(3, ge=0)
+    temperature: float = Field(0.0, ge=0)
+    max_tokens: int = Field(256, gt=0)
+    context_tokens: int = Field(2048, gt=0)
+    threads: int | None = Field(None, gt=0)
+
+
+class EmbedderSettings(_Section):
+    backend: Literal["bundled", "openai"] = "bundled"
+    model: str = "text-embedding-3-small"
+    base_url: str = "http://127.0.0.1:8000/v1"
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = Field(30.0, gt=0)
+    batch_size: int = Field(64, gt=0)
+    threads: int | None = Field(None, gt=0)
+
+
+class MCPSettings(_Section):
+    start_timeout_s: float = Field(30.0, gt=0)
+    call_timeout_s: float = Field(30.0, gt=0)
+
+
+class AskSettings(_Section):
+    max_question_chars: int = Field(8000, gt=0)
+    # Below this cosine similarity no tool fits a clause and it goes to document search.
+    min_tool_score: float = Field(0.2, ge=-1, le=1)
+    max_sources_per_step: int = Field(3, gt=0)
+    # The tool ("server.tool") a clause falls back to when no tool fits it; "" for none.
+    fallback_tool: str = "docs.search_docs"
+
+
+class Settings(_Section):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
+    mcp: MCPSettings = Field(default_factory=MCPSettings)
+    ask: AskSettings = Field(default_factory=AskSettings)
+    docs_dir: Path = DEMO_DOCS
+    state_dir: Path | None = None
+    benchmarks_dir: Path = Path("../shared/benchmarks")
+    mcp_json: list[Path] = Field(default_factory=list)
+    mcp_servers: dict[str, ServerSpec] = Field(default_factory=dict, alias="mcpServers")
+    # Where the settings came from (None: defaults only); not a setting itself.
+    source: Path | None = Field(None, exclude=True)
+
+    def servers(self) -> dict[str, ServerSpec]:
+        """The enabled servers: built-in defaults, then JSON imports, then the file's own."""
+        merged = default_servers(self.docs_dir)
+        for path in self.mcp_json:
+            merged.update(_read_mcp_json(path))
+        merged.update(self.mcp_servers)
+        return {name: spec for name, spec in merged.items() if not spec.disabled}
+
+    def state_path(self) -> Path:
+        if self.state_dir is not None:
+            return self.state_dir
+        import platformdirs
+
+        return Path(platformdirs.user_state_dir("toolweave"))
+
+
+def default_servers(docs_dir: Path) -> dict[str, ServerSpec]:
+    """The built-in servers plus the official time server, run with this Python."""
+    python = sys.executable
+    return {
+        "docs": ServerSpec(
+            command=python, args=["-m", "toolweave.servers.docs", "--root", str(docs_dir)]
+        ),
+        "calc": ServerSpec(command=python, args=["-m", "toolweave.servers.calc"]),
+        "time": ServerSpec(command=python, args=["-m", "mcp_server_time"]),
+    }
+
+
+def load_settings(path: str | Path | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Find, read, merge with the environment and validate the settings."""
+    env = dict(os.environ) if env is None else env
+    source = find_config(path, env)
+    data = read_toml(source) if source else {}
+    if source:
+        _resolve_paths(data, source.parent)
+    _apply_env(data, env)
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, source)) from None
+    settings.source = source
+    for json_path in settings.mcp_json:
+        _read_mcp_json(json_path)  # fail now, naming the file, not at first use
+    return settings
+
+
+def find_config(path: str | Path | None, env: dict[str, str]) -> Path | None:
+    if path is not None:
+        return _must_exist(Path(path), "--config")
+    if env.get(ENV_CONFIG):
+        return _must_exist(Path(env[ENV_CONFIG]), f"${ENV_CONFIG}")
+    local = Path.cwd() / CONFIG_FILENAME
+    if local.is_file():
+        return local
+    import platformdirs
+
+    user = Path(platformdirs.user_config_dir("toolweave")) / CONFIG_FILENAME
+    return user if user.is_file() else None
+
+
+def _must_exist(path: Path, origin: str) -> Path:
+    path = path.expanduser()
+    if not path.is_file():
+        raise ConfigError(
+            f"config file {path} (from {origin}) does not exist; "
+            f"create it or point {origin} at an existing {CONFIG_FILENAME}"
+        )
+    return path
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+
+
+def _read_mcp_json(path: Path) -> dict[str, ServerSpec]:
+    path = path.expanduser()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} (listed in mcp_json): cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} (listed in mcp_json): invalid JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("mcpServers"), dict):
+        raise ConfigError(f'{path}: expected a JSON object with an "mcpServers" object')
+    servers: dict[str, ServerSpec] = {}
+    for name, entry in data["mcpServers"].items():
+        try:
+            servers[name] = ServerSpec.model_validate(entry)
+        except ValidationError as exc:
+            raise ConfigError(_describe(exc, path, prefix=f"mcpServers.{name}")) from None
+    return servers
+
+
+def _resolve_paths(data: dict[str, Any], base: Path) -> None:
+    """Relative paths in a file are relative to that file, not to the working directory."""
+    for key in ("docs_dir", "state_dir", "benchmarks_dir"):
+        if isinstance(data.get(key), str):
+            data[key] = str((base / Path(data[key]).expanduser()).resolve())
+    if isinstance(data.get("mcp_json"), list):
+        data["mcp_json"] = [
+            str(base / Path(p).expanduser()) if isinstance(p, str) else p for p in data["mcp_json"]
+        ]
+
+
+def _apply_env(data: dict[str, Any], env: dict[str, str]) -> None:
+    """`TOOLWEAVE_SECTION__FIELD=value` overrides `section.field` (`__` separates levels)."""
+    for name, raw in env.items():
+        if not name.startswith(ENV_PREFIX) or name == ENV_CONFIG:
+            continue
+        path = name[len(ENV_PREFIX) :].lower().split("__")
+        model: type[BaseModel] | None = Settings
+        target = data
+        for depth, part in enumerate(path):
+            if model is None or part not in model.model_fields or part in ("source", "mcp_servers"):
+                raise ConfigError(
+                    f"environment variable {name}: `{'.'.join(path[: depth + 1])}` is not a "
+                    "setting; see `toolweave config` for the settings and their values"
+                )
+            if depth == len(path) - 1:
+                target[part] = _parse_env_value(raw)
+                break
+            annotation = model.model_fields[part].annotation
+            model = (
+                annotation
+                if isinstance(annotation, type) and issubclass(annotation, BaseModel)
+                else None
+            )
+            target = target.setdefault(part, {})
+
+
+def _parse_env_value(raw: str) -> Any:
+    """JSON lists and objects are parsed; everything else stays text for pydantic to convert."""
+    if raw.strip().startswith(("[", "{")):
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError:
+            return raw
+    return raw
+
+
+def _describe(exc: ValidationError, source: Path | None, prefix: str = "") -> str:
+    where = str(source) if source else "settings (defaults and environment)"
+    lines = [f"{where}: invalid settings"]
+    for error in exc.errors():
+        loc = ".".join(str(part) for part in error["loc"])
+        field = f"{prefix}.{loc}" if prefix and loc else (prefix or loc or "(top level)")
+        message = error["msg"]
+        if error["type"] == "extra_forbidden":
+            message = "unknown field (check its spelling and section)"
+        got = "" if error["type"] in ("missing", "extra_forbidden") else f"; got {error['input']!r}"
+        lines.append(f"  field `{field}`: {message}{got}")
+    return "\n".join(lines)
