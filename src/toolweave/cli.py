@@ -60,9 +60,9 @@ def ask(
     config: ConfigOption = None,
 ) -> None:
     """Answer QUESTION: pick tools, call them in parallel, print a cited answer and the calls."""
+    settings = _settings(config)
     from toolweave.pipeline import ask as run_ask
 
-    settings = _settings(config)
     with _progress(enabled=not as_json) as progress:
         answer = _run(run_ask(question, settings, on_progress=progress))
     if as_json:

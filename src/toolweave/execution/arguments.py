@@ -82,7 +82,7 @@ def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
         "quoted": ex.quoted(text),
     }
     conversions = ex.unit_conversions(text)
-    found_numbers = ex.numbers(text)
+    found_numbers = ex.numbers(ex.blank_quoted(text))
     if conversions:  # the conversion's own number comes first
         value = conversions[0][0]
         found_numbers.sort(key=lambda n: n.value != value)

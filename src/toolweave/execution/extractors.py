@@ -20,7 +20,7 @@ class Number:
 
 
 _NUMBER = re.compile(
-    r"(?<![\w.:/])(?P<sign>[-−](?=\d))?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?<![\w.:/])(?<!\w-)(?P<sign>[-−](?=\d))?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\w:/]|-\d|,\d|\.\d)(?P<pct>\s*(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
 )
@@ -41,6 +41,11 @@ _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^'
 
 def quoted(text: str) -> list[str]:
     return [next(g for g in match.groups() if g) for match in _QUOTED.finditer(text)]
+
+
+def blank_quoted(text: str) -> str:
+    """The text with quoted strings blanked out (same length), so their digits are not numbers."""
+    return _QUOTED.sub(lambda match: " " * len(match.group()), text)
 
 
 _CLOCK = re.compile(

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import pytest
+
+from toolweave.answer.extractive import (
+    compose_answer,
+    document_hits,
+    render_result,
+    split_sentences,
+)
+from toolweave.models.onnx_embedder import OnnxEmbedder
+from toolweave.types import Observation, Plan, Step, SubQuery
+
+pytestmark = pytest.mark.anyio
+
+
+def test_render_prefers_summary_then_fields_then_text() -> None:
+    assert (
+        render_result({"result": 351, "summary": "15% of 2,340 = 351"}, "") == "15% of 2,340 = 351"
+    )
+    assert render_result(
+        {"timezone": "Asia/Tokyo", "is_dst": False, "source": {"day_of_week": "Sunday"}}, ""
+    ) == ("timezone: Asia/Tokyo; is dst: no; source day of week: Sunday")
+    assert render_result(None, "  plain\n text ") == "plain text"
+    assert render_result(None, "x" * 1000).endswith("…")
+
+
+def test_document_hits_only_for_search_like_results() -> None:
+    assert document_hits({"results": [{"text": "a", "title": "t"}, {"n": 1}]}) == [
+        {"text": "a", "title": "t"}
+    ]
+    assert document_hits({"results": []}) == []
+    assert document_hits({"timezone": "UTC"}) is None
+
+
+def test_split_sentences() -> None:
+    text = "# Title\n\nFirst sentence is here. Second one is too!\n\n- a bullet point item"
+    assert split_sentences(text) == [
+        "First sentence is here.",
+        "Second one is too!",
+        "a bullet point item",
+    ]
+
+
+def step(i: int, text: str, server: str = "s", tool: str = "t") -> Step:
+    return Step(id=f"s{i}", subquery=SubQuery(index=i, text=text), server=server, tool=tool)
+
+
+async def test_answer_cites_tools_and_closest_document_sentences() -> None:
+    plan = Plan(
+        steps=[
+            step(0, "15% of 2,340", "calc", "percentage"),
+            step(1, "when to prune roses", "docs", "search_docs"),
+            step(2, "x"),
+        ]
+    )
+    observations = [
+        Observation(
+            step_id="s0",
+            server="calc",
+            tool="percentage",
+            arguments={"percent": 15},
+            ok=True,
+            structured={"summary": "15% of 2,340 = 351"},
+        ),
+        Observation(
+            step_id="s1",
+            server="docs",
+            tool="search_docs",
+            ok=True,
+            structured={
+                "results": [
+                    {
+                        "path": "g.md",
+                        "title": "Garden",
+                        "text": "Tomatoes need sun every day. "
+                        "Prune roses in late winter before growth.",
+                    }
+                ]
+            },
+        ),
+        Observation(step_id="s2", server="s", tool="t", ok=False, error="server down"),
+    ]
+    text, sources = await compose_answer(plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    lines = text.splitlines()
+    assert lines[0] == "15% of 2,340 = 351 [1]"
+    assert lines[1].startswith("Prune roses in late winter before growth. [2]")
+    assert lines[2] == "Could not answer “x”: server down"
+    assert [(s.id, s.kind) for s in sources] == [(1, "tool"), (2, "document")]
+    assert sources[0].title == "calc.percentage(percent=15)" and sources[1].uri == "g.md"

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from toolweave.execution import extractors as ex
+
+TODAY = date(2026, 11, 22)  # a Sunday
+
+
+def test_numbers_with_separators_signs_and_percentages() -> None:
+    found = ex.numbers("What is 15% of 2,340 and -3.5 plus 12 percent?")
+    assert [(n.value, n.percent) for n in found] == [
+        (15, True),
+        (2340, False),
+        (-3.5, False),
+        (12, True),
+    ]
+
+
+def test_numbers_skip_times_dates_and_names() -> None:
+    assert ex.numbers("at 10:30 on 2026-11-22 see COVID-19 and mp3") == []
+
+
+def test_quoted() -> None:
+    assert ex.quoted("search for \"red shoes\" and “blue hats” but it's 'fine'") == [
+        "red shoes",
+        "blue hats",
+        "fine",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("meet at 3pm", ["15:00"]),
+        ("at 9:05 a.m.", ["09:05"]),
+        ("14:30 in Paris", ["14:30"]),
+        ("noon", ["12:00"]),
+        ("12am", ["00:00"]),
+    ],
+)
+def test_clock_times(text: str, times: list[str]) -> None:
+    assert ex.clock_times(text) == times
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("on 2026-12-01", ["2026-12-01"]),
+        ("tomorrow and yesterday", ["2026-11-23", "2026-11-21"]),
+        ("next Friday", ["2026-11-27"]),
+        ("on Sunday", ["2026-11-29"]),
+        ("March 3rd, 2027", ["2027-03-03"]),
+        ("3 March", ["2026-03-03"]),
+        ("February 30", []),
+    ],
+)
+def test_dates(text: str, dates: list[str]) -> None:
+    assert ex.dates(text, TODAY) == dates
+
+
+@pytest.mark.parametrize(
+    ("text", "zones"),
+    [
+        ("what time is it in Tokyo?", ["Asia/Tokyo"]),
+        ("from New York to Los Angeles", ["America/New_York", "America/Los_Angeles"]),
+        ("time in Japan and in India", ["Asia/Tokyo", "Asia/Kolkata"]),
+        ("Europe/Paris please", ["Europe/Paris"]),
+        ("is it time to eat?", []),
+        ("convert 9:00 UTC to Paris time", ["UTC", "Europe/Paris"]),
+    ],
+)
+def test_timezones(text: str, zones: list[str]) -> None:
+    assert ex.timezones(text) == zones
+
+
+def test_unit_conversions() -> None:
+    assert ex.unit_conversions("convert 10 miles to km") == [(10.0, "miles", "km")]
+    assert ex.unit_conversions("what is 1,500 ml in cups?") == [(1500.0, "ml", "cups")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("What is 15% of 2,340", "15% of 2,340"),
+        ("how much is (3 + 4) * 12?", "(3 + 4) * 12"),
+        ("what is 7 times 6 plus 1", "7 * 6 + 1"),
+        ("compute sqrt(2) please", "sqrt(2)"),
+        ("no numbers here", None),
+    ],
+)
+def test_math_expression(text: str, expression: str | None) -> None:
+    assert ex.math_expression(text) == expression

@@ -1,0 +1,107 @@
+"""`toolweave` as a user runs it: a real process, real MCP servers, the bundled models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+DEMO = "What is 15% of 2,340, and what time is it in Tokyo?"
+
+
+def toolweave(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    import os
+
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLWEAVE_")}
+    full_env |= {"TOOLWEAVE_STATE_DIR": str(cwd / "state")} | (env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "toolweave", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=timeout,
+    )
+
+
+def test_demo_question_is_answered_with_tool_calls(tmp_path: Path) -> None:
+    run = toolweave("ask", DEMO, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "15% of 2,340 = 351 [1]" in run.stdout
+    assert "timezone: Asia/Tokyo" in run.stdout and "[2]" in run.stdout
+    assert "calc.percentage(percent=15, value=2340)" in run.stdout
+    assert 'time.get_current_time(timezone="Asia/Tokyo")' in run.stdout
+    assert "Tool calls" in run.stdout and " ms " in run.stdout
+
+
+def test_json_output_is_the_same_answer(tmp_path: Path) -> None:
+    run = toolweave("ask", DEMO, "--json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    calls = {(o["server"], o["tool"]): o for o in answer["observations"]}
+    assert calls[("calc", "percentage")]["arguments"] == {"percent": 15, "value": 2340}
+    assert calls[("calc", "percentage")]["structured"]["result"] == 351
+    assert calls[("time", "get_current_time")]["structured"]["timezone"] == "Asia/Tokyo"
+    assert all(o["latency_ms"] > 0 for o in answer["observations"])
+    assert [s["kind"] for s in answer["sources"]] == ["tool", "tool"]
+    assert {s["name"]: s["state"] for s in answer["servers"]} == {
+        "docs": "ready",
+        "calc": "ready",
+        "time": "ready",
+    }
+
+
+def test_a_question_no_tool_fits_is_answered_from_the_documents(tmp_path: Path) -> None:
+    run = toolweave("ask", "How do I declare an MCP server?", "--json", cwd=tmp_path)
+    answer = json.loads(run.stdout)
+    assert answer["observations"][0]["tool"] == "search_docs"
+    assert "mcpServers" in answer["text"] and answer["sources"][0]["kind"] == "document"
+
+
+def test_empty_and_huge_questions_are_refused_clearly(tmp_path: Path) -> None:
+    empty = toolweave("ask", "   ", cwd=tmp_path)
+    assert empty.returncode == 2 and "the question is empty" in empty.stderr
+    huge = toolweave("ask", "w" * 102_400, cwd=tmp_path, timeout=30)
+    assert (
+        huge.returncode == 2
+        and "102,400 characters long; the limit is 8,000" in huge.stderr.replace("\n", "")
+    )
+
+
+def test_config_errors_exit_2_with_the_file_and_field(tmp_path: Path) -> None:
+    missing = toolweave("ask", DEMO, "--config", "nope.toml", cwd=tmp_path)
+    assert missing.returncode == 2 and "nope.toml (from --config) does not exist" in missing.stderr
+    (tmp_path / "toolweave.toml").write_text("[llm\nbackend='none'\n")
+    invalid = toolweave("ask", DEMO, cwd=tmp_path)
+    assert invalid.returncode == 2 and "invalid TOML" in invalid.stderr
+    (tmp_path / "toolweave.toml").write_text("[ask]\nmax_question_char = 5\n")
+    unknown = toolweave("config", cwd=tmp_path)
+    assert unknown.returncode == 2 and "`ask.max_question_char`: unknown field" in unknown.stderr
+
+
+def test_broken_servers_do_not_stop_the_answer(tmp_path: Path) -> None:
+    (tmp_path / "toolweave.toml").write_text(
+        '[mcpServers.ghost]\ncommand = "toolweave-no-such-command"\n\n'
+        f'[mcpServers.dies]\ncommand = "{sys.executable}"\nargs = ["-c", "raise SystemExit(1)"]\n'
+    )
+    run = toolweave("ask", DEMO, "--json", cwd=tmp_path, env={"TOOLWEAVE_LLM__BACKEND": "none"})
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    states = {s["name"]: (s["state"], s["error"] or "") for s in answer["servers"]}
+    assert states["ghost"][0] == "failed" and "was not found" in states["ghost"][1]
+    assert states["dies"][0] == "failed"
+    assert "= 351" in answer["text"] and answer["llm"] == "none"
+
+
+def test_config_shows_the_effective_settings(tmp_path: Path) -> None:
+    run = toolweave("config", cwd=tmp_path, env={"TOOLWEAVE_LLM__BACKEND": "none"})
+    data = json.loads(run.stdout)
+    assert data["llm"]["backend"] == "none" and set(data["mcpServers"]) == {"docs", "calc", "time"}
+
+
+def test_help_and_version(tmp_path: Path) -> None:
+    assert "ask" in toolweave("--help", cwd=tmp_path).stdout
+    assert toolweave("--version", cwd=tmp_path).stdout.startswith("toolweave ")
