@@ -90,31 +90,39 @@ def print_answer(answer: Answer) -> None:
     out.print(escape(answer.text), soft_wrap=True)
     if answer.sources:
         out.print("\n[bold]Sources[/bold]")
-        for s in answer.sources:
-            where = f" ({escape(s.uri)})" if s.uri and s.uri not in s.title else ""
-            out.print(f"  [{s.id}] {escape(s.title)}{where}", soft_wrap=True)
-    calls = Table(title=None, box=None, show_header=True, pad_edge=False)
+        for source in answer.sources:
+            uri = source.uri
+            where = f" ({escape(uri)})" if uri and uri not in source.title else ""
+            out.print(f"  [{source.id}] {escape(source.title)}{where}", soft_wrap=True)
+    out.print("\n[bold]Tool calls[/bold]")
+    out.print(_calls_table(answer))
+    servers = ", ".join(
+        f"{s.name} {'ok' if s.state == 'ready' else s.state}" for s in answer.servers
+    )
+    seconds = answer.timings_ms.get("total", 0) / 1000
+    out.print(
+        f"\n[dim]servers: {escape(servers)} · llm: {escape(answer.llm)} "
+        f"({answer.llm_calls} calls) · {seconds:.2f} s[/dim]"
+    )
+    for server in answer.servers:
+        if server.error:
+            err.print(
+                f"[yellow]warning:[/yellow] server {server.name} failed: {escape(server.error)}"
+            )
+
+
+def _calls_table(answer: Answer) -> Table:
+    table = Table(box=None, pad_edge=False)
     for column in ("step", "tool call", "latency", "result"):
-        calls.add_column(column, justify="right" if column == "latency" else "left")
+        table.add_column(column, justify="right" if column == "latency" else "left")
     for obs in answer.observations:
         args = ", ".join(
             f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in obs.arguments.items()
         )
         name = f"{obs.server}.{obs.tool}({args})" if obs.tool else "(no tool)"
-        status = "ok" if obs.ok else f"failed: {obs.error}"
-        calls.add_row(obs.step_id, escape(name), f"{obs.latency_ms:.0f} ms", escape(status))
-    out.print("\n[bold]Tool calls[/bold]")
-    out.print(calls)
-    servers = ", ".join(
-        f"{s.name} {'ok' if s.state == 'ready' else s.state}" for s in answer.servers
-    )
-    out.print(
-        f"\n[dim]servers: {escape(servers)} · llm: {escape(answer.llm)} ({answer.llm_calls} calls)"
-        f" · {answer.timings_ms.get('total', 0) / 1000:.2f} s[/dim]"
-    )
-    for s in answer.servers:
-        if s.error:
-            err.print(f"[yellow]warning:[/yellow] server {s.name} failed: {escape(s.error)}")
+        result = "ok" if obs.ok else f"failed: {obs.error}"
+        table.add_row(obs.step_id, escape(name), f"{obs.latency_ms:.0f} ms", escape(result))
+    return table
 
 
 def _settings(config: Path | None) -> Settings:
