@@ -64,7 +64,7 @@ class MCPSettings(_Section):
 class AskSettings(_Section):
     max_question_chars: int = Field(8000, gt=0)
     # Below this cosine similarity no tool fits a clause and it goes to document search.
-    min_tool_score: float = Field(0.2, ge=-1, le=1)
+    min_tool_score: float = Field(0.25, ge=-1, le=1)
     max_sources_per_step: int = Field(3, gt=0)
     # The tool ("server.tool") a clause falls back to when no tool fits it; "" for none.
     fallback_tool: str = "docs.search_docs"

@@ -88,3 +88,16 @@ async def test_answer_cites_tools_and_closest_document_sentences() -> None:
     assert lines[2] == "Could not answer “x”: server down"
     assert [(s.id, s.kind) for s in sources] == [(1, "tool"), (2, "document")]
     assert sources[0].title == "calc.percentage(percent=15)" and sources[1].uri == "g.md"
+
+
+async def test_documents_that_do_not_answer_are_said_not_to() -> None:
+    plan = Plan(steps=[step(0, "what is the weather in Paris tomorrow")])
+    hits = {
+        "results": [
+            {"path": "a.md", "title": "A", "text": "Gradient descent minimises a loss function."}
+        ]
+    }
+    observations = [Observation(step_id="s0", server="s", tool="t", ok=True, structured=hits)]
+    text, sources = await compose_answer(plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    assert text == "The documents found do not answer “what is the weather in Paris tomorrow”."
+    assert len(sources) == 1

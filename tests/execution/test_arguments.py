@@ -119,3 +119,21 @@ async def test_types_are_coerced_to_the_schema() -> None:
     filled = await fill_arguments(counted, 'label it "7"', llm, today=TODAY)
     assert filled.arguments == {"count": 3, "label": "7"} and filled.problem is None
     assert type(filled.arguments["count"]) is int
+
+
+async def test_the_zone_a_clock_time_is_given_in_is_the_source() -> None:
+    text = "what time is it in Sydney when it is 9:00 in Berlin?"
+    filled = await fill_arguments(CONVERT_TIME, text, NoLLM(), today=TODAY)
+    assert filled.arguments["source_timezone"] == "Europe/Berlin"
+    assert filled.arguments["target_timezone"] == "Australia/Sydney"
+
+
+async def test_optional_counts_are_not_taken_from_stray_numbers() -> None:
+    search = tool({"query": {"type": "string"}, "k": {"type": "integer"}}, ["query"])
+    filled = await fill_arguments(search, "what is 2+2", NoLLM(), today=TODAY)
+    assert filled.arguments == {"query": "what is 2+2"} and filled.origins == {"query": "question"}
+
+
+async def test_a_percent_parameter_needs_a_percentage() -> None:
+    filled = await fill_arguments(PERCENTAGE, "what is 2 and 2", NoLLM(), today=TODAY)
+    assert "percent" not in filled.arguments and filled.problem

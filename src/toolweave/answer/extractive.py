@@ -122,5 +122,7 @@ async def _from_documents(
         return f"No passage answers “{clause}”."
     vectors = await embedder.embed([clause] + [s for s, _ in candidates])
     scores = vectors[1:] @ vectors[0]
-    best = [i for i in np.argsort(-scores)[:2] if scores[i] >= MIN_SENTENCE_SCORE] or [0]
+    best = [i for i in np.argsort(-scores)[:2] if scores[i] >= MIN_SENTENCE_SCORE]
+    if not best:
+        return f"The documents found do not answer “{clause}”."
     return " ".join(f"{candidates[i][0]} [{candidates[i][1]}]" for i in sorted(best))

@@ -1,7 +1,8 @@
 """Argument filling: deterministic extractors first, the LLM for what they leave, then the
 schema decides (types coerced, validated with jsonschema).
 
-Each argument records its origin ("extracted" or "llm") so a trace shows who chose it.
+Each argument records its origin ("extracted", "question" for a search given the clause's own
+words, or "llm") so a trace shows who chose it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from toolweave.types import ToolSpec
 
 QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
 EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
+NUMERIC_KINDS = {"number", "integer", "percent"}
 
 
 @dataclass
@@ -76,7 +78,7 @@ def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
     """Fill what the extractors can find in `text`, parameter by parameter, in schema order."""
     filled = Filled()
     pools: dict[str, list[Any]] = {
-        "timezone": ex.timezones(text),
+        "timezone": _zones_source_first(text),
         "date": ex.dates(text, today),
         "time": ex.clock_times(text),
         "quoted": ex.quoted(text),
@@ -89,10 +91,15 @@ def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
     properties = schema.get("properties") or {}
     kinds = {name: param_kind(name, prop) for name, prop in properties.items()}
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
+    required = set(schema.get("required") or [])
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
+        if name not in required and kinds[name] in NUMERIC_KINDS:
+            continue  # a stray number is no evidence for an optional count or limit
         value = _extract_one(kinds[name], properties[name], text, pools, found_numbers, conversions)
         if value is not None:
             filled.put(name, value, "extracted")
+        elif kinds[name] == "query" and name in required:
+            filled.put(name, text, "question")  # a search takes the words as they are
     return filled
 
 
@@ -106,20 +113,19 @@ def _extract_one(
 ) -> Any:
     if kind in ("timezone", "date", "time"):
         return pools[kind].pop(0) if pools[kind] else None
-    if kind in ("percent", "number", "integer"):
-        preferred = [n for n in found_numbers if n.percent] if kind == "percent" else []
-        for number in preferred or found_numbers:
+    if kind in NUMERIC_KINDS:
+        # A percent parameter takes only a number written as a percentage ("15%").
+        pool = [n for n in found_numbers if n.percent] if kind == "percent" else found_numbers
+        for number in pool:
             if kind == "integer" and not number.value.is_integer():
                 continue
             found_numbers.remove(number)
             return int(number.value) if number.value.is_integer() else number.value
         return None
     if kind in ("unit_from", "unit_to"):
-        return (
-            (conversions[0][1] if kind == "unit_from" else conversions[0][2])
-            if conversions
-            else None
-        )
+        if not conversions:
+            return None
+        return conversions[0][1] if kind == "unit_from" else conversions[0][2]
     if kind == "enum":
         lowered = text.lower()
         return next((v for v in prop["enum"] if isinstance(v, str) and v.lower() in lowered), None)
@@ -127,7 +133,29 @@ def _extract_one(
         return ex.math_expression(text)
     if kind in ("query", "string") and pools["quoted"]:
         return pools["quoted"].pop(0)
-    return text if kind == "query" else None  # a search takes the words as they are
+    return None
+
+
+def _zones_source_first(text: str) -> list[str]:
+    """Zones in order of mention, except that the zone a clock time is given in comes first:
+    "time in Sydney when it is 9:00 in Berlin" converts from Berlin."""
+    mentions = ex.timezone_mentions(text)
+    anchor = ex.clock_time_position(text)
+    if anchor is not None and len(mentions) > 1:
+        mentions.sort(key=lambda mention: abs(mention[0] - anchor))
+    return [zone for _, zone in mentions]
+
+
+def feasibility(tool: ToolSpec, text: str, today: date) -> float:
+    """How well the text's specific values fit the tool, from 0 to 1: the share of its required
+    parameters they fill, averaged with the share of the values the tool would use."""
+    origins = extract_arguments(tool.input_schema, text, today).origins
+    used = [name for name, origin in origins.items() if origin == "extracted"]
+    required = tool.input_schema.get("required") or []
+    fill = sum(name in used for name in required) / len(required) if required else 0.0
+    available = ex.value_count(text, today)
+    use = min(1.0, len(used) / available) if available else 0.0
+    return (fill + use) / 2
 
 
 async def fill_arguments(tool: ToolSpec, text: str, llm: LLM, *, today: date) -> Filled:

@@ -1,4 +1,4 @@
-"""Run a plan: every step fills its arguments and calls its tool, all steps concurrently.
+"""Run a plan: every step picks its tool, fills its arguments and calls it, all concurrently.
 
 The skeleton's steps are independent (no data flows between them), so they simply run together;
 a failing step becomes an Observation with an error and never stops the others.
@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
-from toolweave.execution.arguments import fill_arguments
+from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM
 from toolweave.types import Observation, Plan, Step, ToolSpec
 
@@ -33,11 +33,7 @@ async def run_plan(
     by_key = {t.key: t for t in tools}
 
     async def run(step: Step) -> Observation:
-        tool = by_key.get(f"{step.server}.{step.tool}")
-        if tool is not None and step.problem is None:
-            filled = await fill_arguments(tool, step.subquery.text, llm, today=today)
-            step.arguments, step.argument_origins = filled.arguments, filled.origins
-            step.problem = filled.problem
+        await prepare_step(step, by_key, llm, today)
         if step.problem is not None:
             return _observation(step, error=step.problem)
         on_progress(f"calling {step.server}.{step.tool}")

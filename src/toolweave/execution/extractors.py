@@ -165,25 +165,44 @@ def _zone_names() -> dict[str, str]:
 
 def timezones(text: str) -> list[str]:
     """IANA zones for the places (or zone names) the text mentions, in order, without repeats."""
+    return [zone for _, zone in timezone_mentions(text)]
+
+
+def timezone_mentions(text: str) -> list[tuple[int, str]]:
+    """(character position, IANA zone) of each place the text mentions, first mention only."""
     names = _zone_names()
     words = list(re.finditer(r"[A-Za-z][\w/+-]*", text))
-    found: list[str] = []
+    found: list[tuple[int, str]] = []
     i = 0
     while i < len(words):
         for size in (3, 2, 1):  # longest match first: "New York" before "York"
             phrase = " ".join(w.group().lower() for w in words[i : i + size])
-            if (
-                len(phrase) > 1
-                and phrase in names
-                and (size > 1 or words[i].group()[0].isupper() or "/" in phrase)
-            ):
-                if names[phrase] not in found:
-                    found.append(names[phrase])
+            # One lower-case word is too often a common noun ("time", "nice"): not a place.
+            proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
+            if len(phrase) > 1 and phrase in names and proper:
+                if names[phrase] not in (zone for _, zone in found):
+                    found.append((words[i].start(), names[phrase]))
                 i += size
                 break
         else:
             i += 1
     return found
+
+
+def clock_time_position(text: str) -> int | None:
+    match = _CLOCK.search(text)
+    return match.start() if match else None
+
+
+def value_count(text: str, today: date) -> int:
+    """How many specific values (numbers, quotes, dates, times, places) the text holds."""
+    return (
+        len(numbers(blank_quoted(text)))
+        + len(quoted(text))
+        + len(dates(text, today))
+        + len(clock_times(text))
+        + len(timezone_mentions(text))
+    )
 
 
 _CONVERSION = re.compile(
@@ -218,14 +237,17 @@ _MATH_RUN = re.compile(
 )
 
 
+_OPERATOR = re.compile(r"[-+*/^%×÷−]|\b[a-z]\w*\s*\(|\bpi\b|\bmod\b", re.IGNORECASE)
+
+
 def math_expression(text: str) -> str | None:
-    """The longest arithmetic run in the text ('what is 15% of 2,340?' -> '15% of 2,340')."""
+    """The longest arithmetic run with an operator ('what is 15% of 2,340?' -> '15% of 2,340')."""
     for pattern, symbol in _MATH_WORDS:
         text = re.sub(pattern, symbol, text, flags=re.IGNORECASE)
     best = ""
     for match in _MATH_RUN.finditer(text):
         run = match.group().strip(" ,.")
         run = re.sub(r"^(?:of\b|[+*/^%])\s*|\s*(?:\bof|[-+*/^(])$", "", run).strip(" ,.")
-        if re.search(r"\d", run) and len(run) > len(best):
+        if re.search(r"\d", run) and _OPERATOR.search(run) and len(run) > len(best):
             best = run
     return best or None

@@ -1,12 +1,15 @@
 """The skeleton planner: one independent step per clause, bound to its best tool.
 
 A clause whose best tool scores below `min_score` goes to the fallback search tool (the local
-documents by default), so a question no tool fits still gets evidence.
+documents by default), so a question no tool fits still gets evidence. Otherwise the step keeps
+a shortlist (the tools within `SHORTLIST_MARGIN` of the best) for the step agent to choose from.
 """
 
 from __future__ import annotations
 
 from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
+
+SHORTLIST_MARGIN = 0.1
 
 
 def plan_steps(
@@ -18,14 +21,18 @@ def plan_steps(
 ) -> Plan:
     steps = []
     for subquery, ranked in zip(subqueries, candidates, strict=True):
-        tool = ranked[0].tool if ranked and ranked[0].score >= min_score else fallback
+        fits = bool(ranked) and ranked[0].score >= min_score
+        tool = ranked[0].tool if fits else fallback
+        shortlist = (
+            [c for c in ranked if c.score >= ranked[0].score - SHORTLIST_MARGIN] if fits else []
+        )
         steps.append(
             Step(
                 id=f"s{subquery.index + 1}",
                 subquery=subquery,
                 server=tool.server if tool else "",
                 tool=tool.name if tool else "",
-                candidates=ranked,
+                candidates=shortlist,
                 problem=None if tool else "no connected tool fits this part of the question",
             )
         )

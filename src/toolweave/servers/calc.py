@@ -75,20 +75,22 @@ def convert_units(
 def create_server() -> MCPServer:
     server = MCPServer("toolweave-calc", instructions="Exact arithmetic, percentages and units.")
     server.tool(
-        description="Evaluate an arithmetic expression exactly: + - * / ^ mod, parentheses, "
-        "percentages ('15% of 2,340'), sqrt, log, round, min, max, pi",
+        description="Calculator for math: what is 2+2, how much is 7 * 6, compute (3 + 4) * 12, "
+        "sqrt(2), 15% of 2,340; supports + - * / ^ mod, parentheses, log, round, min, max, pi",
         annotations=PURE,
     )(calculate)
     server.tool(
-        description="Compute a percentage of a number, e.g. what is 15% of 2,340", annotations=PURE
+        description="Percentage of a number: what is 15% of 2,340, how much is 20 percent of 80",
+        annotations=PURE,
     )(percentage)
     server.tool(
-        description="Percentage increase or decrease from an old value to a new value",
+        description="Percent change between an old and a new value: by how many percent did "
+        "the price rise from 80 to 100",
         annotations=PURE,
     )(percent_change)
     server.tool(
-        description="Convert a quantity between units of length, mass, volume, time, speed, "
-        "area, data size, energy or temperature (e.g. miles to kilometers, °F to °C)",
+        description="Convert units of length, mass, volume, time, speed, area, data size, energy "
+        "or temperature: 10 miles in km, 70 °F to °C, 5 lb to kg",
         annotations=PURE,
     )(convert_units)
     return server

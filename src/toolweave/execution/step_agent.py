@@ -1,0 +1,44 @@
+"""The step agent: picks the tool for a step from its shortlist, then fills its arguments.
+
+The shortlist comes from retrieval; the choice adds evidence retrieval cannot see: whether the
+clause gives values for the tool's required parameters, and whether the tool would use the values
+the clause gives (a clock time and two places favour `convert_time` over `get_current_time`).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from toolweave.execution.arguments import feasibility, fill_arguments
+from toolweave.models.base import LLM
+from toolweave.types import Step, ToolSpec
+
+FEASIBILITY_WEIGHT = 0.2
+
+
+def choose_tool(step: Step, tools: dict[str, ToolSpec], today: date) -> ToolSpec | None:
+    shortlist = [c for c in step.candidates if c.tool.key in tools]
+    if len(shortlist) < 2:
+        return tools.get(f"{step.server}.{step.tool}")
+    text = step.subquery.text
+    best = max(
+        shortlist, key=lambda c: c.score + FEASIBILITY_WEIGHT * feasibility(c.tool, text, today)
+    )
+    return tools[best.tool.key]
+
+
+async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM, today: date) -> None:
+    """Bind the step to its tool and valid arguments, or record why it cannot run."""
+    if step.problem is not None:
+        return
+    tool = choose_tool(step, tools, today)
+    if tool is None:
+        step.problem = f"tool {step.server}.{step.tool} is not connected"
+        return
+    filled = await fill_arguments(tool, step.subquery.text, llm, today=today)
+    step.server, step.tool = tool.server, tool.name
+    step.arguments, step.argument_origins, step.problem = (
+        filled.arguments,
+        filled.origins,
+        filled.problem,
+    )
