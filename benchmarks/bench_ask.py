@@ -40,7 +40,8 @@ def bench(runs: int) -> dict[str, object]:
     for label, question in QUESTIONS.items():
         walls, stages = [], []
         for _ in range(runs):
-            wall, stdout = timed([sys.executable, "-m", "toolweave", "ask", question, "--json"], env)
+            command = [sys.executable, "-m", "toolweave", "ask", question, "--json"]
+            wall, stdout = timed(command, env)
             walls.append(wall)
             answer = json.loads(stdout)
             stages.append(answer["timings_ms"])
@@ -60,7 +61,8 @@ def bench(runs: int) -> dict[str, object]:
     return {
         "benchmark": "ask_latency",
         "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
         "runs": runs,
         "import_ms_median": round(statistics.median(imports)),
         "questions": rows,
@@ -74,14 +76,12 @@ def main() -> None:
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print(f"import toolweave: {result['import_ms_median']} ms (median of {result['runs']})")
-    header = "| question | wall p50 | wall max | connect | select | execute | answer | LLM calls | ok |"
-    print(header + "\n|" + "---|" * 9)
+    columns = ["wall_ms_median", "wall_ms_max", "connect_ms_median", "select_ms_median"]
+    columns += ["execute_ms_median", "answer_ms_median", "llm_calls", "all_calls_ok"]
+    print("| question | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
     for row in result["questions"]:  # type: ignore[attr-defined]
-        print(
-            f"| {row['question']} | {row['wall_ms_median']} ms | {row['wall_ms_max']} ms "
-            f"| {row['connect_ms_median']} | {row['select_ms_median']} | {row['execute_ms_median']} "
-            f"| {row['answer_ms_median']} | {row['llm_calls']} | {row['all_calls_ok']} |"
-        )
+        print(f"| {row['question']} | " + " | ".join(str(row[c]) for c in columns) + " |")
     print(f"wrote {RESULTS}")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolweave.models import complete_json, make_llm
@@ -49,3 +51,20 @@ async def test_unconstrained_completion_and_streaming(llm: EmbeddedLLM) -> None:
     assert completion.text.strip() and completion.usage.completion_tokens > 0
     pieces = [piece async for piece in llm.stream(messages, max_tokens=8)]
     assert len(pieces) > 1 and "".join(pieces).strip()
+
+
+async def test_a_configured_local_gguf_path_is_used(tmp_path: Path) -> None:
+    from toolweave.models.bundled import SMOLLM2_GGUF, locate
+
+    copy = tmp_path / "model.gguf"
+    copy.symlink_to(locate(SMOLLM2_GGUF))
+    llm = EmbeddedLLM(str(copy), max_tokens=4)
+    assert llm.name == "embedded:model.gguf"
+    assert (await llm.complete([{"role": "user", "content": "Hi"}])).usage.requests == 1
+
+
+async def test_a_model_that_is_neither_file_nor_hub_id_is_a_clear_error() -> None:
+    from toolweave.errors import ModelFileError
+
+    with pytest.raises(ModelFileError, match="neither a GGUF file nor a hub id"):
+        await EmbeddedLLM("./missing.gguf").complete([{"role": "user", "content": "Hi"}])

@@ -61,15 +61,16 @@ class EmbeddedLLM:
                     "the embedded LLM needs llama-cpp-python: pip install 'toolweave[embedded]', "
                     'or set llm.backend = "none" or "openai"'
                 ) from None
-            path = self.model_path or str(locate(SMOLLM2_GGUF))
-            if not Path(path).is_file():
-                raise ModelFileError(f"llm.model = {path!r}: no such GGUF file")
-            self._llama = Llama(
-                model_path=path,
-                n_ctx=self.context_tokens,
-                n_threads=self.threads,
-                verbose=False,
-            )
+            options: dict[str, Any] = {
+                "n_ctx": self.context_tokens,
+                "n_threads": self.threads,
+                "verbose": False,
+            }
+            model = self.model_path or str(locate(SMOLLM2_GGUF))
+            if Path(model).expanduser().is_file():
+                self._llama = Llama(model_path=str(Path(model).expanduser()), **options)
+            else:
+                self._llama = _from_hub(Llama, model, options)
         return self._llama
 
     def _grammar(self, schema: dict[str, Any]) -> Any:
@@ -154,6 +155,25 @@ class EmbeddedLLM:
                 raise item
             yield item
         await worker
+
+
+def _from_hub(llama: Any, model: str, options: dict[str, Any]) -> Any:
+    """`llm.model = "org/repo:file-glob"`: a GGUF from the Hugging Face hub (cached locally)."""
+    repo, _, pattern = model.partition(":")
+    if repo.count("/") != 1 or repo.startswith((".", "/", "~")):
+        raise ModelFileError(
+            f"llm.model = {model!r} is neither a GGUF file nor a hub id like "
+            "'org/repo:*Q4_K_M.gguf'"
+        )
+    try:
+        return llama.from_pretrained(repo_id=repo, filename=pattern or "*.gguf", **options)
+    except ImportError:
+        raise ModelFileError(
+            f"llm.model = {model!r} is a hub id: downloading it needs huggingface-hub "
+            "(pip install huggingface-hub), or give the path of a local GGUF file"
+        ) from None
+    except Exception as exc:
+        raise ModelFileError(f"llm.model = {model!r}: cannot load it from the hub: {exc}") from None
 
 
 # Any JSON value (llama.cpp's json.gbnf), for schemas its converter does not support.
