@@ -14,7 +14,17 @@ from toolweave.settings import default_servers
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"  # module scope, so that one pool serves every test here
+
+
+@pytest.fixture(scope="module")
+def tmp_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("servers")
+
+
+@pytest.fixture(scope="module")
 def docs_dir(tmp_path: Path) -> Path:
     root = tmp_path / "docs"
     (root / "sub").mkdir(parents=True)
@@ -28,7 +38,7 @@ def docs_dir(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def pool(docs_dir: Path, tmp_path: Path) -> AsyncIterator[ServerPool]:
     async with ServerPool(default_servers(docs_dir), log_dir=tmp_path / "logs") as running:
         yield running
