@@ -52,7 +52,7 @@ def bench(runs: int) -> dict[str, object]:
                 "wall_ms_max": round(max(walls)),
                 **{
                     f"{stage}_ms_median": round(statistics.median(s[stage] for s in stages))
-                    for stage in ("connect", "select", "execute", "answer", "total")
+                    for stage in ("connect", "select", "execute", "disconnect", "answer", "total")
                 },
                 "llm_calls": answer["llm_calls"],
                 "all_calls_ok": all(o["ok"] for o in answer["observations"]),
@@ -77,7 +77,8 @@ def main() -> None:
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print(f"import toolweave: {result['import_ms_median']} ms (median of {result['runs']})")
     columns = ["wall_ms_median", "wall_ms_max", "connect_ms_median", "select_ms_median"]
-    columns += ["execute_ms_median", "answer_ms_median", "llm_calls", "all_calls_ok"]
+    columns += ["execute_ms_median", "disconnect_ms_median", "answer_ms_median", "llm_calls"]
+    columns += ["all_calls_ok"]
     print("| question | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     for row in result["questions"]:  # type: ignore[attr-defined]

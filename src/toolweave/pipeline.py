@@ -94,8 +94,10 @@ async def ask(
                     today=today or date.today(),
                     on_progress=on_progress,
                 )
+            stopping = time.perf_counter()
     finally:
         clause_task.cancel()
+    timer.ms["disconnect"] = round((time.perf_counter() - stopping) * 1000, 1)
     on_progress("writing the answer")
     with timer.stage("answer"):
         text, sources = await compose_answer(
