@@ -52,7 +52,7 @@ class EmbedderSettings(_Section):
     base_url: str = "http://127.0.0.1:8000/v1"
     api_key_env: str = "OPENAI_API_KEY"
     timeout_s: float = Field(30.0, gt=0)
-    batch_size: int = Field(64, gt=0)
+    batch_size: int = Field(32, gt=0)
     threads: int | None = Field(None, gt=0)
 
 

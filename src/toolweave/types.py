@@ -70,6 +70,49 @@ class ToolSpec(_Model):
         return f"{self.server}.{self.name}"
 
 
+SegmentKind = Literal["name", "description", "arguments", "query", "topics", "server"]
+SegmentOrigin = Literal["spec", "generated", "llm", "logged"]
+
+
+class Segment(_Model):
+    """One searchable piece of a tool or server document; each is its own vector (MaxSim)."""
+
+    text: str
+    kind: SegmentKind
+    # spec: written by the tool's author; generated: deterministic augmentation; llm: an LLM's
+    # synthetic query; logged: a real question whose call of this tool succeeded.
+    origin: SegmentOrigin
+
+
+class ToolDoc(_Model):
+    """A tool's enhanced document (Toolshed's five components), as segments."""
+
+    tool: ToolSpec
+    segments: list[Segment]
+
+    @property
+    def text(self) -> str:
+        """The whole document as one text (for lexical search)."""
+        return "\n".join(s.text for s in self.segments)
+
+
+class ServerInfo(_Model):
+    """What is known about a server besides its tools (TURA's server document)."""
+
+    name: str
+    description: str = ""
+
+
+class IndexHit(_Model):
+    """A tool (or server) found in the index, with its best segment (MaxSim)."""
+
+    key: str  # "server.tool", or the server's name for server-level search
+    server: str
+    score: float
+    segment: str = ""
+    origin: str = ""
+
+
 class SubQuery(_Model):
     """One atomic intent of the question."""
 

@@ -23,7 +23,7 @@ class OnnxEmbedder:
     id = "all-MiniLM-L6-v2-onnx-int8"
     dim = 384
 
-    def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
         self.batch_size = batch_size
         self.threads = threads
         self._session: Any = None
@@ -39,7 +39,7 @@ class OnnxEmbedder:
 
             tokenizer = Tokenizer.from_file(str(locate(MINILM_TOKENIZER)))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            tokenizer.no_padding()  # batches are padded here, after sorting by length
             options = ort.SessionOptions()
             options.log_severity_level = 3
             if self.threads:
@@ -56,17 +56,21 @@ class OnnxEmbedder:
             raise EmbedderError("embed() takes a list of texts, not a single string")
         self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        # Sorting by length keeps padding (wasted compute) small inside each batch.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encodings = self._tokenizer.encode_batch(list(texts))
+        # Batches of similar token counts: padding is compute spent on nothing.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([texts[i] for i in chunk])
+            out[chunk] = self._embed_batch([encodings[i].ids for i in chunk])
         return out
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    def _embed_batch(self, token_ids: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in token_ids)
+        ids = np.zeros((len(token_ids), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, tokens in enumerate(token_ids):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)

@@ -45,6 +45,7 @@ async def complete_json(
     schema: dict[str, Any],
     *,
     max_tokens: int | None = None,
+    temperature: float | None = None,
 ) -> Any:
     """Ask for JSON matching `schema`; return the parsed, validated value."""
     try:
@@ -54,7 +55,9 @@ async def complete_json(
     history = list(messages)
     text = ""
     for attempt in range(2):
-        completion = await llm.complete(history, schema=schema, max_tokens=max_tokens)
+        completion = await llm.complete(
+            history, schema=schema, max_tokens=max_tokens, temperature=temperature
+        )
         text = completion.text
         value, problems = parse_json(text)
         if not problems:
