@@ -71,6 +71,117 @@ def ask(
         print_answer(answer)
 
 
+tools_app = typer.Typer(help="List the configured servers' tools, or search the tool index.")
+app.add_typer(tools_app, name="tools")
+IndexOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--index", help="Index folder (default: the configured servers' index).", show_default=False
+    ),
+]
+
+
+@app.command("index")
+def index_command(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Start from an empty index.")] = False,
+    catalogue: Annotated[
+        Path | None,
+        typer.Option(
+            "--catalog",
+            help="Index a static catalogue instead of the servers: LiveMCPBench tools.json or "
+            "Seal-Tools tool.jsonl (default folder: <state>/catalogs/<file name>).",
+            show_default=False,
+        ),
+    ] = None,
+    folder: IndexOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Build or update the tool index: only new or changed tools are embedded."""
+    from toolweave.toolbox import build_index
+
+    settings = _settings(config)
+    with _bar() as progress:
+        run = _run(
+            build_index(
+                settings, catalogue=catalogue, folder=folder, rebuild=rebuild, on_progress=progress
+            )
+        )
+    r = run.report
+    out.print(
+        f"{run.folder}: {run.stats['tools']} tools on {run.stats['servers']} servers, "
+        f"{run.stats['segments']} segments; {len(r.added)} added, {len(r.updated)} updated, "
+        f"{len(r.removed)} removed, {r.unchanged} unchanged; {r.embedded} texts embedded, "
+        f"{r.reused} reused; {run.seconds:.1f} s"
+    )
+    for status in run.servers:
+        if status.error:
+            err.print(
+                f"[yellow]warning:[/yellow] server {status.name} failed: {escape(status.error)}"
+            )
+
+
+@tools_app.command("list")
+def tools_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Start the configured servers and list their state and tools."""
+    from toolweave.toolbox import list_tools
+
+    statuses, tools = _run(list_tools(_settings(config)))
+    if as_json:
+        payload = {
+            "servers": [s.model_dump() for s in statuses],
+            "tools": [t.model_dump() for t in tools],
+        }
+        out.print_json(json.dumps(payload))
+        return
+    for status in statuses:
+        detail = f"{status.tools} tools" if status.state == "ready" else status.error or ""
+        out.print(
+            f"[bold]{escape(status.name)}[/bold] {status.state}: {escape(detail)}", soft_wrap=True
+        )
+        for tool in (t for t in tools if t.server == status.name):
+            flags = (
+                "read-only"
+                if tool.hints.read_only
+                else ("destructive" if tool.hints.destructive else "")
+            )
+            summary = tool.description.strip().splitlines()[0][:90] if tool.description else ""
+            out.print(
+                f"  {escape(tool.name)}  [dim]{flags}[/dim]  {escape(summary)}", soft_wrap=True
+            )
+
+
+@tools_app.command("search")
+def tools_search(
+    query: Annotated[str, typer.Argument(help="What the tool should do.")],
+    k: Annotated[int, typer.Option("-k", help="How many results.", min=1, max=1000)] = 10,
+    servers: Annotated[
+        bool, typer.Option("--servers", help="Rank servers instead of tools.")
+    ] = False,
+    lexical: Annotated[bool, typer.Option("--lexical", help="BM25 only (no embedding).")] = False,
+    folder: IndexOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Search the tool index: scores and the segment that matched."""
+    from toolweave.toolbox import search_tools
+
+    settings = _settings(config)
+    hits = _run(search_tools(settings, query, k=k, servers=servers, lexical=lexical, folder=folder))
+    if as_json:
+        out.print_json(json.dumps([h.model_dump() for h in hits]))
+        return
+    table = Table(box=None, pad_edge=False)
+    for column in ("#", "score", "server" if servers else "tool", "matched segment"):
+        table.add_column(column, justify="right" if column in ("#", "score") else "left")
+    for rank, hit in enumerate(hits, start=1):
+        matched = f"{hit.segment} [dim]({hit.origin})[/dim]" if hit.segment else ""
+        table.add_row(str(rank), f"{hit.score:.3f}", escape(hit.key), matched)
+    out.print(table)
+
+
 @app.command("config")
 def show_config(config: ConfigOption = None) -> None:
     """Print the effective settings (file, environment and defaults merged) as JSON."""
@@ -142,6 +253,32 @@ def _run(coro: Any) -> Any:
     except KeyboardInterrupt:
         err.print("interrupted")
         raise typer.Exit(130) from None
+
+
+class _bar:
+    """A progress bar on stderr for `(phase, done, total)` callbacks (only on a terminal)."""
+
+    def __init__(self) -> None:
+        from rich.progress import Progress
+
+        self.progress = Progress(console=err, transient=True) if sys.stderr.isatty() else None
+        self.tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> Any:
+        if self.progress is None:
+            return lambda *_: None
+        self.progress.start()
+        return self.update
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        assert self.progress is not None
+        if phase not in self.tasks:
+            self.tasks[phase] = self.progress.add_task(phase, total=total)
+        self.progress.update(self.tasks[phase], completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
 
 
 def _fail(exc: Exception, *, code: int) -> NoReturn:

@@ -16,7 +16,8 @@ from toolweave.answer.extractive import compose_answer
 from toolweave.catalog.connections import ServerPool
 from toolweave.errors import InputError
 from toolweave.execution.executor import run_plan
-from toolweave.models import make_embedder, make_llm
+from toolweave.index import ToolIndex, augmentation_for, open_index, sync_index
+from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.planning.planner import find_tool, plan_steps
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.tool_select import rank_tools
@@ -24,6 +25,24 @@ from toolweave.settings import Settings
 from toolweave.types import Answer
 
 Progress = Callable[[str], None]
+
+
+async def _synced_index(
+    settings: Settings, pool: ServerPool, embedder: Embedder, llm: LLM
+) -> ToolIndex:
+    """The tool index, brought up to date with what the ready servers list now."""
+    folder = settings.index_path()
+    index = await open_index(settings.index, embedder, folder)
+    ready = {name for name, status in pool.statuses.items() if status.state == "ready"}
+    await sync_index(
+        index,
+        embedder,
+        pool.tools,
+        [pool.infos[name] for name in ready if name in pool.infos],
+        augmentation=augmentation_for(settings.index, llm, folder),
+        prune_servers=ready,
+    )
+    return index
 
 
 def check_question(question: str, max_chars: int) -> str:
@@ -78,9 +97,12 @@ async def ask(
         async with pool:
             timer.ms["connect"] = pool.startup_ms
             clause_vectors = await clause_task
+            on_progress("indexing tools")
+            with timer.stage("index"):
+                index = await _synced_index(settings, pool, embedder, llm)
             on_progress("choosing tools")
             with timer.stage("select"):
-                candidates = await rank_tools(embedder, pool.tools, clause_vectors)
+                candidates = rank_tools(index, pool.tools, clause_vectors)
                 fallback = find_tool(pool.tools, settings.ask.fallback_tool)
                 plan = plan_steps(
                     subqueries, candidates, min_score=settings.ask.min_tool_score, fallback=fallback

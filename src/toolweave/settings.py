@@ -25,6 +25,14 @@ CONFIG_FILENAME = "toolweave.toml"
 ENV_PREFIX = "TOOLWEAVE_"
 ENV_CONFIG = "TOOLWEAVE_CONFIG"
 DEMO_DOCS = Path(__file__).parent / "data" / "demo_docs"
+# (section, key) of the settings that are paths; "" is the top level.
+PATH_SETTINGS = [
+    ("", "docs_dir"),
+    ("", "state_dir"),
+    ("", "benchmarks_dir"),
+    ("index", "path"),
+    ("index", "logged_queries"),
+]
 
 
 class _Section(BaseModel):
@@ -61,10 +69,24 @@ class MCPSettings(_Section):
     call_timeout_s: float = Field(30.0, gt=0)
 
 
+class IndexSettings(_Section):
+    # The tool index of the configured servers; empty: <state dir>/index.
+    path: Path | None = None
+    # Exact search below this many segments, approximate (faiss IVF) above.
+    ann_threshold: int = Field(100_000, gt=0)
+    nprobe: int = Field(16, gt=0)
+    generated_queries: bool = True
+    # Synthetic queries per tool from the LLM (TURA-style augmentation); 0 turns it off.
+    llm_queries_per_tool: int = Field(0, ge=0, le=50)
+    llm_temperature: float = Field(1.2, ge=0, le=2)
+    # JSONL of {"tool": "server.tool", "query": "..."}: real questions that tool answered.
+    logged_queries: Path | None = None
+
+
 class AskSettings(_Section):
     max_question_chars: int = Field(8000, gt=0)
     # Below this cosine similarity no tool fits a clause and it goes to document search.
-    min_tool_score: float = Field(0.25, ge=-1, le=1)
+    min_tool_score: float = Field(0.28, ge=-1, le=1)
     max_sources_per_step: int = Field(3, gt=0)
     # The tool ("server.tool") a clause falls back to when no tool fits it; "" for none.
     fallback_tool: str = "docs.search_docs"
@@ -77,6 +99,7 @@ class Settings(_Section):
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
     mcp: MCPSettings = Field(default_factory=MCPSettings)
     ask: AskSettings = Field(default_factory=AskSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
     docs_dir: Path = DEMO_DOCS
     state_dir: Path | None = None
     benchmarks_dir: Path = Path("../shared/benchmarks")
@@ -92,6 +115,9 @@ class Settings(_Section):
             merged.update(_read_mcp_json(path))
         merged.update(self.mcp_servers)
         return {name: spec for name, spec in merged.items() if not spec.disabled}
+
+    def index_path(self) -> Path:
+        return self.index.path or self.state_path() / "index"
 
     def state_path(self) -> Path:
         if self.state_dir is not None:
@@ -185,9 +211,10 @@ def _read_mcp_json(path: Path) -> dict[str, ServerSpec]:
 
 def _resolve_paths(data: dict[str, Any], base: Path) -> None:
     """Relative paths in a file are relative to that file, not to the working directory."""
-    for key in ("docs_dir", "state_dir", "benchmarks_dir"):
-        if isinstance(data.get(key), str):
-            data[key] = str((base / Path(data[key]).expanduser()).resolve())
+    for section, key in PATH_SETTINGS:
+        table = data.get(section, {}) if section else data
+        if isinstance(table, dict) and isinstance(table.get(key), str):
+            table[key] = str((base / Path(table[key]).expanduser()).resolve())
     if isinstance(data.get("mcp_json"), list):
         data["mcp_json"] = [
             str(base / Path(p).expanduser()) if isinstance(p, str) else p for p in data["mcp_json"]

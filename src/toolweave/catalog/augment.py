@@ -1,7 +1,7 @@
 """Augmentation: example queries and key topics for tool documents, from three origins.
 
-- `generated`: a deterministic generator, offline, no model (parameterised requests built from
-  the name, the description and the example values the parameter descriptions give);
+- `generated`: a deterministic generator, offline, no model (requests built from the name and
+  the description, and a key-topics line);
 - `llm`: an LLM asked for diverse, realistic, parameterised user queries (TURA: N per server at a
   sampling temperature above 1);
 - `logged`: real questions whose call of the tool succeeded (a JSONL file now, the trace store
@@ -17,7 +17,6 @@ import re
 import sqlite3
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from toolweave.catalog.documents import clip, content_hash, readable_name, sentences
 from toolweave.errors import ConfigError, LLMError
@@ -34,18 +33,15 @@ STOPWORDS = frozenset(
     ).split()
 )
 MAX_TOPICS = 12
-_EXAMPLES = re.compile(r"e\.g\.?,?\s*:?\s*([^)]+)", re.IGNORECASE)
 
 
 def generated_segments(tool: ToolSpec, topics_hint: str = "") -> list[Segment]:
     """Deterministic example queries and a key-topics line."""
     name = readable_name(tool.name)
     first = (sentences(tool.description) or [""])[0].rstrip(".")
-    queries = []
-    values = [v for v in parameter_examples(tool.input_schema).values() if v]
-    if values:
-        queries.append(f"{name} {' '.join(values[:3])}")
-    queries.append(f"how can I {name}?")
+    # Example values from parameter descriptions stay out of the queries: a segment made of
+    # place or product names matches every question that names them, whatever it asks.
+    queries = [f"how can I {name}?"]
     if first and (imperative := _imperative(first)) != first:
         queries.append(imperative)
     segments = [Segment(text=clip(q), kind="query", origin="generated") for q in queries]
@@ -54,24 +50,6 @@ def generated_segments(tool: ToolSpec, topics_hint: str = "") -> list[Segment]:
             Segment(text="topics: " + ", ".join(topics), kind="topics", origin="generated")
         )
     return segments
-
-
-def parameter_examples(schema: dict[str, Any]) -> dict[str, str]:
-    """One example value per parameter, from `examples`, `enum`, `default` or "e.g." text."""
-    examples: dict[str, str] = {}
-    for name, prop in (schema.get("properties") or {}).items():
-        if not isinstance(prop, dict):
-            continue
-        for key in ("examples", "enum"):
-            if isinstance(prop.get(key), list) and prop[key]:
-                examples[name] = str(prop[key][0])
-                break
-        else:
-            if match := _EXAMPLES.search(str(prop.get("description", ""))):
-                examples[name] = match.group(1).split(",")[0].strip(" '\"`.")
-            elif prop.get("default") not in (None, "", [], {}):
-                examples[name] = str(prop["default"])
-    return examples
 
 
 def _imperative(sentence: str) -> str:

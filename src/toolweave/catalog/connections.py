@@ -17,7 +17,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from toolweave.types import ServerSpec, ServerStatus, ToolHints, ToolSpec
+from toolweave.types import ServerInfo, ServerSpec, ServerStatus, ToolHints, ToolSpec
 
 MAX_TOOL_PAGES = 100
 
@@ -61,6 +61,7 @@ class ServerPool:
         self.tools: list[ToolSpec] = []
         self._clients: dict[str, Client] = {}
         self._tools_by_server: dict[str, list[ToolSpec]] = {}
+        self.infos: dict[str, ServerInfo] = {}
         self.startup_ms = 0.0
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -101,6 +102,7 @@ class ServerPool:
                     return
                 self._clients[name] = client
                 self._tools_by_server[name] = tools
+                self.infos[name] = ServerInfo(name=name, description=client.instructions or "")
                 self.statuses[name] = ServerStatus(name=name, state="ready", tools=len(tools))
                 ready.set()
                 await self._stop.wait()

@@ -15,6 +15,9 @@ from typing import Any
 
 from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 
+# Bump when the documents built from the same tool change (here or in augment.py), so that
+# indexes rebuild them.
+DOC_VERSION = 3
 MAX_SEGMENT_CHARS = 400
 TOOLS_PER_SERVER_SEGMENT = 6
 
@@ -25,16 +28,27 @@ def readable_name(name: str) -> str:
     return re.sub(r"\s+", " ", spaced).strip().lower()
 
 
-def describe_parameters(schema: dict[str, Any]) -> str:
-    """'percent (number, required): The percentage; value (number): ...' from a JSON schema."""
+_EXAMPLES = re.compile(
+    r"\s*\((?:e\.g\.|for example|such as)[^)]*\)|\s*\b(?:e\.g\.|for example)[^.;]*", re.I
+)
+
+
+def describe_parameters(schema: dict[str, Any], *, examples: bool = True) -> str:
+    """'percent (number, required): The percentage; value (number): ...' from a JSON schema.
+
+    Without `examples`, example values ("e.g. 'Asia/Tokyo'") are left out: in a search segment
+    they match every question that names them, whatever it asks."""
     required = set(schema.get("required") or [])
     parts = []
     for name, prop in (schema.get("properties") or {}).items():
         prop = prop if isinstance(prop, dict) else {}
         kind = prop.get("type", "any")
         text = f"{readable_name(name)} ({kind}{', required' if name in required else ''})"
-        if prop.get("description"):
-            text += f": {prop['description']}"
+        description = str(prop.get("description") or "")
+        if not examples:
+            description = _EXAMPLES.sub("", description).strip()
+        if description:
+            text += f": {description}"
         parts.append(text)
     return "; ".join(parts)
 
@@ -49,14 +63,6 @@ def clip(text: str, limit: int = MAX_SEGMENT_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def tool_document(tool: ToolSpec) -> str:
-    """Name, description and parameter names as one text. Parameter descriptions stay out: their
-    examples ("e.g. 'Asia/Tokyo'") pull unrelated questions towards the tool."""
-    params = ", ".join(readable_name(p) for p in tool.input_schema.get("properties") or {})
-    text = f"{readable_name(tool.name)}: {tool.description}".strip()
-    return f"{text}. Parameters: {params}" if params else text
-
-
 def spec_segments(tool: ToolSpec) -> list[Segment]:
     """The segments the tool's author wrote: name with the first sentence, further sentences,
     and the arguments."""
@@ -64,7 +70,7 @@ def spec_segments(tool: ToolSpec) -> list[Segment]:
     head = f"{readable_name(tool.name)}: {described[0]}" if described else readable_name(tool.name)
     segments = [Segment(text=clip(head), kind="name", origin="spec")]
     segments += [Segment(text=clip(s), kind="description", origin="spec") for s in described[1:6]]
-    if params := describe_parameters(tool.input_schema):
+    if params := describe_parameters(tool.input_schema, examples=False):
         segments.append(Segment(text=clip(f"arguments: {params}"), kind="arguments", origin="spec"))
     return segments
 

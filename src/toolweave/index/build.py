@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolweave.catalog.augment import LLMQueries, LoggedQueries, generated_segments
-from toolweave.catalog.documents import build_tool_doc, content_hash, readable_name, server_segments
+from toolweave.catalog.documents import (
+    DOC_VERSION,
+    build_tool_doc,
+    content_hash,
+    readable_name,
+    server_segments,
+)
 from toolweave.index.store import ToolIndex
 from toolweave.models.base import Embedder
 from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
@@ -33,7 +39,11 @@ class Augmentation:
 
     def signature(self, tool: ToolSpec) -> str:
         logged = self.logged.by_tool.get(tool.key, []) if self.logged else []
-        parts = [f"g{int(self.generated)}", f"l{self.llm.llm.name if self.llm else ''}"]
+        parts = [
+            f"v{DOC_VERSION}",
+            f"g{int(self.generated)}",
+            f"l{self.llm.llm.name if self.llm else ''}",
+        ]
         parts += [f"n{self.llm.per_tool}" if self.llm else "", *logged]
         return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
@@ -76,6 +86,24 @@ async def sync_index(
     listed are removed; tools of other servers are left alone.
     """
     augmentation = augmentation or Augmentation()
+    with index.writing():
+        report = await _sync_tools(index, embedder, tools, augmentation, prune_servers, on_progress)
+        await _sync_servers(index, embedder, servers or [], tools, report)
+        if index.dirty:
+            on_progress("writing the index", 0, 1)
+            index.commit()
+            on_progress("writing the index", 1, 1)
+    return report
+
+
+async def _sync_tools(
+    index: ToolIndex,
+    embedder: Embedder,
+    tools: list[ToolSpec],
+    augmentation: Augmentation,
+    prune_servers: set[str] | None,
+    on_progress: Progress,
+) -> SyncReport:
     report = SyncReport()
     known = index.doc_hashes()
     changed = [t for t in tools if known.get(t.key) != doc_hash(t, augmentation)]
@@ -88,7 +116,8 @@ async def sync_index(
         for doc, doc_vectors in zip(docs, vectors, strict=True):
             (report.updated if doc.tool.key in known else report.added).append(doc.tool.key)
             index.put_tool(doc, doc_vectors, doc_hash(doc.tool, augmentation))
-    on_progress("embedding tools", len(changed), len(changed))
+    if changed:
+        on_progress("embedding tools", len(changed), len(changed))
     listed = {t.key for t in tools}
     pruned = prune_servers if prune_servers is not None else {t.server for t in tools}
     server_of = {t.key: t.server for t in index.tools.values()}
@@ -96,10 +125,6 @@ async def sync_index(
         if server_of.get(key) in pruned:
             index.drop_tool(key)
             report.removed.append(key)
-    await _sync_servers(index, embedder, servers or [], tools, report)
-    on_progress("writing the index", 0, 1)
-    index.commit()
-    on_progress("writing the index", 1, 1)
     return report
 
 

@@ -12,10 +12,12 @@ Writes are staged in memory and land on `commit()`.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -272,6 +274,17 @@ class ToolIndex:
 
     # -- writing ---------------------------------------------------------------------------
 
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the index's write lock (one writer across processes) with a fresh view of it."""
+        with (self.folder / "write.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._load()
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
     def put_server(
         self,
         name: str,
@@ -378,6 +391,10 @@ class ToolIndex:
                 return np.array(block[offset])
             offset -= len(block)
         raise KeyError(row)
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._pending_rows or self._removed_rows or self._tools_changed)
 
     def commit(self) -> None:
         """Write staged vectors, row owners, the lexical and ANN indexes, then the metadata."""

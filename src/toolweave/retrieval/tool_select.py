@@ -1,34 +1,26 @@
-"""Tool selection by embedding similarity between each clause and each tool's document.
+"""Tool selection: each clause searches the tool index (MaxSim over each tool's segments).
 
-The walking-skeleton retriever: one vector per tool document.
+Only tools of connected servers are candidates: the index also remembers tools of servers that
+are down right now.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from toolweave.catalog.documents import tool_document
-from toolweave.models.base import Embedder
+from toolweave.index.store import ToolIndex
 from toolweave.types import Candidate, ToolSpec
 
 
-async def rank_tools(
-    embedder: Embedder,
-    tools: list[ToolSpec],
-    clause_vectors: np.ndarray,
-    *,
-    k: int = 3,
+def rank_tools(
+    index: ToolIndex, tools: list[ToolSpec], clause_vectors: np.ndarray, *, k: int = 3
 ) -> list[list[Candidate]]:
-    """The k best tools for each sub-query, best first, with cosine scores."""
-    if not tools:
-        return [[] for _ in range(len(clause_vectors))]
-    documents = [tool_document(t) for t in tools]
-    tool_vectors = await embedder.embed(documents)
-    scores = clause_vectors @ tool_vectors.T
+    """The k best connected tools for each clause, best first, with the segment that matched."""
+    by_key = {t.key: t for t in tools}
     ranked = []
-    for row in scores:
-        best = np.argsort(-row)[:k]
+    for vector in clause_vectors:
+        hits = [h for h in index.search(vector, k * 4) if h.key in by_key][:k]
         ranked.append(
-            [Candidate(tool=tools[i], score=float(row[i]), matched=documents[i]) for i in best]
+            [Candidate(tool=by_key[h.key], score=h.score, matched=h.segment) for h in hits]
         )
     return ranked

@@ -75,8 +75,9 @@ def convert_units(
 def create_server() -> MCPServer:
     server = MCPServer("toolweave-calc", instructions="Exact arithmetic, percentages and units.")
     server.tool(
-        description="Calculator for math: what is 2+2, how much is 7 * 6, compute (3 + 4) * 12, "
-        "sqrt(2), 15% of 2,340; supports + - * / ^ mod, parentheses, log, round, min, max, pi",
+        description="Calculator for math: what is 2+2, how much is 7 * 6, 10 divided by 4, "
+        "compute (3 + 4) * 12, sqrt(2), 15% of 2,340; supports + - * / ^ mod, parentheses, log, "
+        "round, min, max, pi",
         annotations=PURE,
     )(calculate)
     server.tool(

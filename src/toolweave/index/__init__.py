@@ -1,0 +1,51 @@
+"""The tool index: persisted multi-vector (MaxSim) + BM25 search over tool documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolweave.index.build import Augmentation, SyncReport, sync_index
+from toolweave.index.store import IndexMismatchError, ToolIndex
+from toolweave.models.base import LLM, Embedder
+from toolweave.settings import IndexSettings
+
+__all__ = [
+    "Augmentation",
+    "IndexMismatchError",
+    "SyncReport",
+    "ToolIndex",
+    "augmentation_for",
+    "open_index",
+    "sync_index",
+]
+
+
+async def open_index(settings: IndexSettings, embedder: Embedder, folder: Path) -> ToolIndex:
+    if not embedder.dim:  # a remote embedder tells its dimension by embedding something
+        await embedder.embed(["dimension probe"])
+    return ToolIndex(
+        folder,
+        embedder_id=embedder.id,
+        dim=embedder.dim,
+        ann_threshold=settings.ann_threshold,
+        nprobe=settings.nprobe,
+    )
+
+
+def augmentation_for(settings: IndexSettings, llm: LLM, folder: Path) -> Augmentation:
+    from toolweave.catalog.augment import LLMQueries, LoggedQueries
+
+    return Augmentation(
+        generated=settings.generated_queries,
+        llm=LLMQueries(
+            llm,
+            folder / "augment.sqlite",
+            per_tool=settings.llm_queries_per_tool,
+            temperature=settings.llm_temperature,
+        )
+        if settings.llm_queries_per_tool
+        else None,
+        logged=LoggedQueries.from_file(settings.logged_queries)
+        if settings.logged_queries
+        else None,
+    )
