@@ -26,5 +26,5 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     for name in list(os.environ):
-        if name.startswith("TOOLWEAVE_"):
+        if name.startswith("TOOLWEAVE_") and name != "TOOLWEAVE_BENCHMARKS_DIR":
             monkeypatch.delenv(name)

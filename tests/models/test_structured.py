@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from toolweave.errors import LLMError, LLMUnavailableError, StructuredOutputError
+from toolweave.errors import LLMError, LLMRequestError, LLMUnavailableError, StructuredOutputError
 from toolweave.models import LLM, Completion, Message, NoLLM, Usage, complete_json
 
 pytestmark = pytest.mark.anyio
@@ -29,6 +29,8 @@ class ScriptedLLM:
 
     async def complete(self, messages: Sequence[Message], **_: Any) -> Completion:
         self.calls.append(list(messages))
+        if not self.answers:
+            raise LLMRequestError("the scripted LLM has no answer left")
         return Completion(text=self.answers.pop(0), model=self.name)
 
     async def stream(self, messages: Sequence[Message], **_: Any) -> AsyncIterator[str]:

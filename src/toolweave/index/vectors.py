@@ -55,7 +55,8 @@ class AnnStore:
         import faiss
 
         dim = vectors.shape[1]
-        nlist = int(min(max(16, 4 * np.sqrt(len(rows))), 8192))
+        # faiss wants 39 training points per list; 4 * sqrt(n) lists keeps lists near sqrt(n)/4.
+        nlist = max(1, int(min(4 * np.sqrt(len(rows)), len(rows) / 39, 8192)))
         quantizer = faiss.IndexFlatIP(dim)
         index = faiss.IndexIVFScalarQuantizer(
             quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
