@@ -173,7 +173,7 @@ class Source(_Model):
 
 class ServerStatus(_Model):
     name: str
-    state: Literal["ready", "failed", "disabled"]
+    state: Literal["starting", "ready", "failed", "reconnecting"]
     tools: int = 0
     error: str | None = None
 

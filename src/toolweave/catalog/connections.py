@@ -1,25 +1,36 @@
 """Connections to MCP servers: all started concurrently, each isolated from the others.
 
-Each server lives in its own task that holds its client session open until the pool closes, so a
-server that fails to start, hangs or crashes only marks itself failed. stdio servers' stderr goes
-to a log file per server (its tail is quoted when the server fails).
+Each server lives in its own task, which holds its session open until the pool closes, so a
+server that fails to start, hangs or crashes only affects itself: its status says so
+(starting / ready / failed with the reason / reconnecting) and the task reconnects with
+exponential backoff. stdio servers run in their own process group (the SDK starts them in a new
+session) and are terminated with their children when the pool closes, on Ctrl-C and on errors;
+their stderr goes to a log file per server, whose tail is quoted when one fails. A server that
+announces a changed tool list (`subscriptions/listen` on 2026-07-28 connections,
+`notifications/tools/list_changed` before) is listed again. Python functions can join the same
+catalogue as an in-process MCP server (`native=`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import AsyncExitStack
+from collections.abc import Callable
+from contextlib import AsyncExitStack, suppress
 from pathlib import Path
 from typing import Any
 
+import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import ToolListChangedNotification
 
 from toolweave.types import ServerInfo, ServerSpec, ServerStatus, ToolHints, ToolSpec
 
 MAX_TOOL_PAGES = 100
+CONNECTION_CLOSED = -32000  # the JSON-RPC error the SDK raises once a server is gone
+MODERN_PROTOCOL = "2026-07-28"
 
 
 class CallOutcome:
@@ -42,6 +53,21 @@ class CallOutcome:
         return self.error is None
 
 
+class _Server:
+    """The mutable state of one server inside the pool."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.client: Client | None = None
+        self.tools: list[ToolSpec] = []
+        self.status = ServerStatus(name=name, state="starting")
+        self.ready = asyncio.Event()  # set while a session is usable
+        self.settled = asyncio.Event()  # set once the first start succeeded or failed
+        self.lost = asyncio.Event()  # set when a call finds the connection gone
+        self.changed = asyncio.Event()  # set when the server says its tool list changed
+        self.info = ServerInfo(name=name)
+
+
 class ServerPool:
     """`async with ServerPool(servers, ...) as pool:`, then `pool.tools`, `await pool.call()`."""
 
@@ -52,115 +78,244 @@ class ServerPool:
         log_dir: Path,
         start_timeout_s: float = 30.0,
         call_timeout_s: float = 30.0,
+        native: dict[str, list[Callable[..., Any]]] | None = None,
+        reconnect: bool = True,
+        max_backoff_s: float = 30.0,
+        on_tools_changed: Callable[[str], None] = lambda _server: None,
     ) -> None:
         self.specs = servers
+        self.native = native or {}
         self.log_dir = log_dir
         self.start_timeout_s = start_timeout_s
         self.call_timeout_s = call_timeout_s
-        self.statuses: dict[str, ServerStatus] = {}
-        self.tools: list[ToolSpec] = []
-        self._clients: dict[str, Client] = {}
-        self._tools_by_server: dict[str, list[ToolSpec]] = {}
-        self.infos: dict[str, ServerInfo] = {}
+        self.reconnect = reconnect
+        self.max_backoff_s = max_backoff_s
+        self.on_tools_changed = on_tools_changed
         self.startup_ms = 0.0
+        self._servers = {name: _Server(name) for name in [*servers, *self.native]}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+
+    # -- the catalogue -----------------------------------------------------------------------
+
+    @property
+    def statuses(self) -> dict[str, ServerStatus]:
+        return {name: server.status for name, server in self._servers.items()}
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        """Every ready server's tools, in configuration order."""
+        return [t for s in self._servers.values() if s.ready.is_set() for t in s.tools]
+
+    @property
+    def infos(self) -> dict[str, ServerInfo]:
+        return {name: s.info for name, s in self._servers.items() if s.ready.is_set()}
+
+    async def wait_ready(self, name: str, timeout_s: float) -> bool:
+        with suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s):
+                await self._servers[name].ready.wait()
+        return self._servers[name].ready.is_set()
+
+    # -- lifecycle ---------------------------------------------------------------------------
 
     async def __aenter__(self) -> ServerPool:
         started = time.perf_counter()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        ready = {name: asyncio.Event() for name in self.specs}
-        self._tasks = [
-            asyncio.create_task(self._serve(name, spec, ready[name]), name=f"mcp:{name}")
-            for name, spec in self.specs.items()
-        ]
-        await asyncio.gather(*(event.wait() for event in ready.values()))
-        # Keep the catalogue in configuration order, whatever order servers became ready in.
-        self.tools = [t for name in self.specs for t in self._tools_by_server.get(name, [])]
+        for name, server in self._servers.items():
+            spec = self.specs.get(name)
+            self._tasks.append(asyncio.create_task(self._run(server, spec), name=f"mcp:{name}"))
+        await asyncio.gather(*(s.settled.wait() for s in self._servers.values()))
         self.startup_ms = round((time.perf_counter() - started) * 1000, 1)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         self._stop.set()
+        # Ready sessions close gracefully; a server still starting (or waiting to retry) is
+        # cancelled rather than waited for: the SDK still terminates its process.
+        for task, server in zip(self._tasks, self._servers.values(), strict=True):
+            if not server.ready.is_set():
+                task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def _serve(self, name: str, spec: ServerSpec, ready: asyncio.Event) -> None:
-        """Start one server, publish its tools, hold the session until the pool closes."""
+    async def _run(self, server: _Server, spec: ServerSpec | None) -> None:
+        """Connect, serve until stopped or lost, and reconnect with backoff while the pool lives."""
+        failures = 0
+        try:
+            while not self._stop.is_set():
+                if await self._session(server, spec):
+                    failures = 0
+                else:
+                    failures += 1
+                server.settled.set()
+                if self._stop.is_set() or not self.reconnect:
+                    return
+                delay = min(self.max_backoff_s, 0.5 * 2 ** max(failures - 1, 0))
+                with suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await self._stop.wait()
+        finally:
+            server.settled.set()
+
+    async def _session(self, server: _Server, spec: ServerSpec | None) -> bool:
+        """One connection, held until the pool stops or the connection is lost.
+
+        True when the server became ready."""
+        name = server.name
         log_path = self.log_dir / f"{name}.log"
+        log_start = log_path.stat().st_size if log_path.exists() else 0
+        server.lost.clear()
         try:
             async with AsyncExitStack() as stack:
-                log_start = log_path.stat().st_size if log_path.exists() else 0
                 try:
                     async with asyncio.timeout(self.start_timeout_s):
-                        client = await stack.enter_async_context(_client(spec, stack, log_path))
-                        tools = await _list_tools(name, client)
+                        client = self._client(server, spec, stack, log_path)
+                        client = await stack.enter_async_context(client)
+                        server.tools = await _list_tools(name, client)
                 except Exception as exc:
                     reason = _start_failure(exc, spec, self.start_timeout_s)
-                    self.statuses[name] = ServerStatus(
-                        name=name, state="failed", error=reason + _log_tail(log_path, log_start)
+                    tail = _log_tail(log_path, log_start) if spec else ""
+                    server.status = ServerStatus(name=name, state="failed", error=reason + tail)
+                    return False
+                server.client = client
+                server.info = ServerInfo(name=name, description=client.instructions or "")
+                server.status = ServerStatus(name=name, state="ready", tools=len(server.tools))
+                server.ready.set()
+                server.settled.set()
+                await self._hold(server, client)
+                if server.lost.is_set():
+                    server.status = ServerStatus(
+                        name=name, state="reconnecting", error="the connection was lost"
                     )
-                    return
-                self._clients[name] = client
-                self._tools_by_server[name] = tools
-                self.infos[name] = ServerInfo(name=name, description=client.instructions or "")
-                self.statuses[name] = ServerStatus(name=name, state="ready", tools=len(tools))
-                ready.set()
-                await self._stop.wait()
+                return True
         except Exception:  # a crash while closing must not disturb the other servers
-            pass
+            return server.ready.is_set()
         finally:
-            self._clients.pop(name, None)
-            ready.set()
+            server.ready.clear()
+            server.client = None
 
-    async def call(self, server: str, tool: str, arguments: dict[str, Any]) -> CallOutcome:
+    async def _hold(self, server: _Server, client: Client) -> None:
+        """Until stop or loss: re-list the tools whenever the server says they changed."""
+        async with anyio.create_task_group() as group:
+            if _announces_tool_changes(client) and client.protocol_version == MODERN_PROTOCOL:
+                group.start_soon(self._listen_for_changes, server, client)
+            while not (self._stop.is_set() or server.lost.is_set()):
+                waits = [
+                    asyncio.ensure_future(e.wait())
+                    for e in (self._stop, server.lost, server.changed)
+                ]
+                try:
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiter in waits:
+                        waiter.cancel()
+                if server.changed.is_set():
+                    server.changed.clear()
+                    await self._refresh(server, client)
+            group.cancel_scope.cancel()
+
+    async def _listen_for_changes(self, server: _Server, client: Client) -> None:
+        with suppress(Exception):  # no subscription: the catalogue just stays as listed
+            async with client.listen(tools_list_changed=True) as subscription:
+                async for _event in subscription:
+                    server.changed.set()
+
+    async def _refresh(self, server: _Server, client: Client) -> None:
+        try:
+            async with asyncio.timeout(self.call_timeout_s):
+                server.tools = await _list_tools(server.name, client)
+        except Exception:
+            return  # keep the previous listing; a lost connection shows up on the next call
+        server.status = ServerStatus(name=server.name, state="ready", tools=len(server.tools))
+        self.on_tools_changed(server.name)
+
+    def _client(
+        self, server: _Server, spec: ServerSpec | None, stack: AsyncExitStack, log_path: Path
+    ) -> Client:
+        async def on_message(message: Any) -> None:
+            if isinstance(message, ToolListChangedNotification):
+                server.changed.set()
+
+        if spec is None:  # native Python functions, served in-process
+            return Client(
+                _native_server(server.name, self.native[server.name]), message_handler=on_message
+            )
+        if spec.command:
+            # The log file stays open for the life of the process (its stderr writes into it).
+            errlog = stack.enter_context(log_path.open("a", encoding="utf-8"))
+            errlog.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {spec.command} {spec.args}\n")
+            errlog.flush()
+            params = StdioServerParameters(
+                command=spec.command, args=spec.args, env=spec.env or None, cwd=spec.cwd
+            )
+            return Client(stdio_client(params, errlog=errlog), message_handler=on_message)
+        import httpx2
+
+        assert spec.url is not None
+        http = httpx2.AsyncClient(headers=spec.headers, timeout=httpx2.Timeout(30.0, read=300.0))
+        stack.push_async_callback(http.aclose)
+        return Client(
+            streamable_http_client(spec.url, http_client=http), message_handler=on_message
+        )
+
+    # -- calls -------------------------------------------------------------------------------
+
+    async def call(self, server_name: str, tool: str, arguments: dict[str, Any]) -> CallOutcome:
         started = time.perf_counter()
 
         def outcome(**fields: Any) -> CallOutcome:
             return CallOutcome(latency_ms=(time.perf_counter() - started) * 1000, **fields)
 
-        client = self._clients.get(server)
+        server = self._servers.get(server_name)
+        if server is None:
+            return outcome(error=f"no server named {server_name!r} is configured")
+        if server.status.state in ("starting", "reconnecting"):
+            await self.wait_ready(server_name, self.call_timeout_s)
+        client = server.client
         if client is None:
-            status = self.statuses.get(server)
-            reason = status.error if status and status.error else "it is not connected"
-            return outcome(error=f"server {server!r} is unavailable: {reason}")
+            reason = server.status.error or "it is not connected"
+            return outcome(error=f"server {server_name!r} is unavailable: {reason}")
         try:
             async with asyncio.timeout(self.call_timeout_s):
                 result = await client.call_tool(tool, arguments)
         except TimeoutError:
-            return outcome(error=f"{server}.{tool} did not answer within {self.call_timeout_s:g} s")
+            return outcome(
+                error=f"{server_name}.{tool} did not answer within {self.call_timeout_s:g} s"
+            )
         except MCPError as exc:
-            return outcome(error=f"{server}.{tool} failed: {exc}")
-        except Exception as exc:  # a broken connection: the call is data, not a crash
-            return outcome(error=f"{server}.{tool} failed: {type(exc).__name__}: {exc}")
+            if exc.code == CONNECTION_CLOSED:
+                server.lost.set()
+            return outcome(error=f"{server_name}.{tool} failed: {exc}")
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError) as exc:
+            server.lost.set()
+            return outcome(error=f"{server_name}.{tool} failed: the connection broke ({exc!r})")
+        except Exception as exc:  # the call is data, not a crash
+            return outcome(error=f"{server_name}.{tool} failed: {type(exc).__name__}: {exc}")
         text = "\n".join(_content_text(block) for block in result.content).strip()
         if result.is_error:
-            return outcome(error=text or f"{server}.{tool} reported an error", text=text)
+            return outcome(error=text or f"{server_name}.{tool} reported an error", text=text)
         return outcome(text=text, structured=result.structured_content)
 
 
-def _client(spec: ServerSpec, stack: AsyncExitStack, log_path: Path) -> Client:
-    if spec.command:
-        # The log file stays open for the life of the process (its stderr writes into it).
-        errlog = stack.enter_context(log_path.open("a", encoding="utf-8"))
-        errlog.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {spec.command} {spec.args}\n")
-        errlog.flush()
-        params = StdioServerParameters(
-            command=spec.command, args=spec.args, env=spec.env or None, cwd=spec.cwd
-        )
-        return Client(stdio_client(params, errlog=errlog))
-    import httpx2
+def _native_server(name: str, functions: list[Callable[..., Any]]) -> Any:
+    from mcp.server.mcpserver import MCPServer
 
-    assert spec.url is not None
-    http = httpx2.AsyncClient(headers=spec.headers, timeout=httpx2.Timeout(30.0, read=300.0))
-    stack.push_async_callback(http.aclose)
-    return Client(streamable_http_client(spec.url, http_client=http))
+    server = MCPServer(name)
+    for function in functions:
+        server.add_tool(function)
+    return server
+
+
+def _announces_tool_changes(client: Client) -> bool:
+    tools = client.server_capabilities.tools
+    return bool(tools and tools.list_changed)
 
 
 async def _list_tools(server: str, client: Client) -> list[ToolSpec]:
     tools: list[ToolSpec] = []
     cursor: str | None = None
     for _ in range(MAX_TOOL_PAGES):
-        page = await client.list_tools(cursor=cursor)
+        page = await client.list_tools(cursor=cursor, cache_mode="refresh")
         for tool in page.tools:
             hints = tool.annotations
             tools.append(
@@ -184,8 +339,8 @@ async def _list_tools(server: str, client: Client) -> list[ToolSpec]:
     return tools
 
 
-def _start_failure(exc: BaseException, spec: ServerSpec, timeout_s: float) -> str:
-    target = spec.command or spec.url
+def _start_failure(exc: BaseException, spec: ServerSpec | None, timeout_s: float) -> str:
+    target = (spec.command or spec.url) if spec else "in-process tools"
     if isinstance(exc, TimeoutError):
         return f"did not finish starting within {timeout_s:g} s (mcp.start_timeout_s)"
     if isinstance(exc, FileNotFoundError):

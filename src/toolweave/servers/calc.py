@@ -1,10 +1,11 @@
 """`calc`: a stdio MCP server for safe arithmetic, percentages and unit conversion.
 
-Run: python -m toolweave.servers.calc
+Run: python -m toolweave.servers.calc [--transport streamable-http --port 8000]
 """
 
 from __future__ import annotations
 
+import argparse
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
@@ -14,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from toolweave.servers import arithmetic, units
 from toolweave.servers.arithmetic import format_number as fmt
+from toolweave.servers.transport import add_transport_options, serve
 
 PURE = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -98,7 +100,9 @@ def create_server() -> MCPServer:
 
 
 def main() -> None:
-    create_server().run()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_transport_options(parser)
+    serve(create_server(), parser.parse_args())
 
 
 if __name__ == "__main__":

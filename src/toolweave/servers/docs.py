@@ -2,7 +2,7 @@
 
 Documents are split into passages (by heading, then by paragraph up to ~800 characters) and
 indexed with BM25 (bm25s) when the server starts. Run:
-    python -m toolweave.servers.docs --root DIR
+    python -m toolweave.servers.docs --root DIR [--transport streamable-http --port 8000]
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
+
+from toolweave.servers.transport import add_transport_options, serve
 
 SUFFIXES = {".md", ".markdown", ".txt", ".rst"}
 MAX_FILE_BYTES = 2_000_000
@@ -178,10 +180,11 @@ def create_server(root: Path) -> MCPServer:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, required=True, help="folder of documents to search")
+    add_transport_options(parser)
     args = parser.parse_args()
     if not args.root.is_dir():
         parser.exit(2, f"docs server: --root {args.root} is not a folder\n")
-    create_server(args.root).run()
+    serve(create_server(args.root), args)
 
 
 if __name__ == "__main__":
