@@ -105,3 +105,76 @@ def test_config_shows_the_effective_settings(tmp_path: Path) -> None:
 def test_help_and_version(tmp_path: Path) -> None:
     assert "ask" in toolweave("--help", cwd=tmp_path).stdout
     assert toolweave("--version", cwd=tmp_path).stdout.startswith("toolweave ")
+
+
+def test_index_then_search_the_tools(tmp_path: Path) -> None:
+    first = toolweave("index", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "8 tools on 3 servers" in first.stdout and "8 added" in first.stdout
+    again = toolweave("index", cwd=tmp_path)
+    assert "0 added, 0 updated, 0 removed, 8 unchanged; 0 texts embedded" in again.stdout
+    hits = json.loads(
+        toolweave(
+            "tools", "search", "what time is it in Tokyo", "-k", "3", "--json", cwd=tmp_path
+        ).stdout
+    )
+    assert hits[0]["key"] == "time.get_current_time" and hits[0]["segment"] and len(hits) == 3
+    servers = json.loads(
+        toolweave(
+            "tools", "search", "convert miles to km", "--servers", "--json", cwd=tmp_path
+        ).stdout
+    )
+    assert servers[0]["key"] == "calc"
+    lexical = json.loads(
+        toolweave("tools", "search", "percentage", "--lexical", "--json", cwd=tmp_path).stdout
+    )
+    assert lexical[0]["key"] == "calc.percentage"
+    table = toolweave("tools", "search", "read a document", cwd=tmp_path).stdout
+    assert "docs.read_doc" in table and "matched segment" in table
+
+
+def test_tools_search_without_an_index_says_how_to_build_one(tmp_path: Path) -> None:
+    run = toolweave("tools", "search", "anything", cwd=tmp_path)
+    assert run.returncode == 2 and "build it with `toolweave index` first" in run.stderr
+
+
+def test_tools_list_shows_each_server_and_its_tools(tmp_path: Path) -> None:
+    run = toolweave("tools", "list", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "calc ready: 4 tools" in run.stdout and "get_current_time" in run.stdout
+    listed = json.loads(toolweave("tools", "list", "--json", cwd=tmp_path).stdout)
+    assert {s["name"] for s in listed["servers"]} == {"docs", "calc", "time"}
+
+
+def test_index_a_static_catalogue(tmp_path: Path) -> None:
+    catalogue = tmp_path / "tool.jsonl"
+    records = [
+        {
+            "api_name": "bookHotel",
+            "api_description": "Book a hotel room in a city",
+            "field": "Travel",
+            "parameters": {"city": {"type": "str", "description": "City"}},
+            "required": ["city"],
+        },
+        {
+            "api_name": "getStockPrice",
+            "api_description": "Current price of a stock ticker",
+            "field": "Finance",
+            "parameters": {"ticker": {"type": "str", "description": "Ticker"}},
+            "required": ["ticker"],
+        },
+    ]
+    catalogue.write_text("\n".join(json.dumps(r) for r in records))
+    run = toolweave("index", "--catalog", str(catalogue), "--index", "cat", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "2 tools on 2 servers" in run.stdout
+    hits = json.loads(
+        toolweave(
+            "tools", "search", "reserve a room in Rome", "--index", "cat", "--json", cwd=tmp_path
+        ).stdout
+    )
+    assert hits[0]["key"] == "travel.bookHotel"
+    rebuilt = toolweave(
+        "index", "--catalog", str(catalogue), "--index", "cat", "--rebuild", cwd=tmp_path
+    )
+    assert "2 added" in rebuilt.stdout

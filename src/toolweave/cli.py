@@ -111,7 +111,8 @@ def index_command(
         f"{run.folder}: {run.stats['tools']} tools on {run.stats['servers']} servers, "
         f"{run.stats['segments']} segments; {len(r.added)} added, {len(r.updated)} updated, "
         f"{len(r.removed)} removed, {r.unchanged} unchanged; {r.embedded} texts embedded, "
-        f"{r.reused} reused; {run.seconds:.1f} s"
+        f"{r.reused} reused; {run.seconds:.1f} s",
+        soft_wrap=True,
     )
     for status in run.servers:
         if status.error:
