@@ -46,13 +46,6 @@ SEGMENTS_PER_TOOL = 20
 EMBEDDER = OnnxEmbedder()
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def open_index(folder: Path, **options: int) -> ToolIndex:
     return ToolIndex(folder, embedder_id=EMBEDDER.id, dim=EMBEDDER.dim, **options)
 
@@ -86,7 +79,7 @@ def noisy_copies(vectors: np.ndarray, count: int, rng: np.random.Generator) -> n
 
 def padded_seal(real: ToolIndex, folder: Path, rng: np.random.Generator) -> None:
     """Every Seal-Tools tool with its real segments plus noisy copies up to 20 segments."""
-    index = open_index(folder, ann_threshold=10**9)
+    index = open_index(folder)
     vectors = np.asarray(real.vectors)
     for tool in real.tools.values():
         spec = real.tool_spec(tool.key)
@@ -109,7 +102,7 @@ def padded_seal(real: ToolIndex, folder: Path, rng: np.random.Generator) -> None
 def synthetic(real: ToolIndex, folder: Path, tools: int, rng: np.random.Generator) -> float:
     """`tools` synthetic tools x 20 segments; returns the build time in seconds."""
     started = time.perf_counter()
-    index = open_index(folder, ann_threshold=100_000)
+    index = open_index(folder)
     base = np.asarray(real.vectors)
     for i in range(tools):
         spec = ToolSpec(server=f"synthetic-{i % 5000}", name=f"tool_{i}")
@@ -199,6 +192,60 @@ def cold_start(folder: Path, runs: int = 5) -> dict[str, float]:
     }
 
 
+def measure(folder: Path, queries: np.ndarray) -> dict[str, object]:
+    """ANN latency and recall for several nprobe values, exact latency, memory and disk use."""
+    index = open_index(folder)
+    segments = index.segment_count
+    ann_store = index.store
+    sweep = []
+    for nprobe in (8, 16, 32, 64):
+        ann_store.index.nprobe = nprobe  # type: ignore[attr-defined]
+        sweep.append(
+            {
+                "nprobe": nprobe,
+                **latencies(index, queries),
+                "recall_at_10": ann_recall(index, queries),
+            }
+        )
+    index._store = ExactStore(index.vectors, index.rows[:, 1] >= 0)
+    exact = latencies(index, queries[:50])
+    files = ("vectors.f32", "ann.faiss", "rows.npy")
+    return {
+        **index.stats(),
+        "ann": sweep,
+        "exact_search": exact,
+        "rss_mb_fresh_process_after_first_query": fresh_rss(folder, queries[0]),
+        "disk_mb_per_100k_segments": {
+            name: round((folder / name).stat().st_size / segments * 100_000 / 1e6, 1)
+            for name in files
+        },
+    }
+
+
+RSS = """
+import sys, numpy as np
+from pathlib import Path
+from toolweave.index import ToolIndex
+def rss():
+    line = next(l for l in open("/proc/self/status") if l.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+before = rss()
+index = ToolIndex(Path(sys.argv[1]), embedder_id=sys.argv[2], dim=384)
+index.search(np.load(sys.argv[3]), 10)
+print(rss() - before)
+"""
+
+
+def fresh_rss(folder: Path, query: np.ndarray) -> float:
+    """Resident memory an index adds to a new process once it has answered a query (MB)."""
+    path = CACHE / "query.npy"
+    np.save(path, query)
+    command = [sys.executable, "-c", RSS, str(folder), EMBEDDER.id, str(path)]
+    return round(
+        float(subprocess.run(command, capture_output=True, text=True, check=True).stdout), 1
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthetic-tools", type=int, default=100_000)
@@ -229,40 +276,15 @@ async def main() -> None:
     if args.reindex or not (padded / "index.sqlite").exists():
         shutil.rmtree(padded, ignore_errors=True)
         padded_seal(real, padded, rng)
-    seal20 = open_index(padded, ann_threshold=10**9)
     result["seal_20_segments"] = {
-        **seal20.stats(),
+        **measure(padded, queries),
         "cold_start": cold_start(padded),
-        "exact_search": latencies(seal20, queries),
     }
-
     folder = CACHE / f"synthetic{args.synthetic_tools}"
     if args.reindex or not (folder / "index.sqlite").exists():
         shutil.rmtree(folder, ignore_errors=True)
         result["synthetic_build_s"] = round(synthetic(real, folder, args.synthetic_tools, rng), 1)
-    before = rss_mb()
-    big = open_index(folder)
-    big.search(queries[0], 10)
-    loaded = rss_mb()
-    segments = big.segment_count
-    sweep = []
-    for nprobe in (8, 16, 32, 64):
-        big.store.index.nprobe = nprobe  # type: ignore[attr-defined]
-        sweep.append(
-            {"nprobe": nprobe, **latencies(big, queries), "recall_at_10": ann_recall(big, queries)}
-        )
-    exact = ExactStore(big.vectors, big.rows[:, 1] >= 0)
-    big._store = exact
-    result["synthetic"] = {
-        **big.stats(),
-        "ann": sweep,
-        "exact_search": latencies(big, queries[:20]),
-        "rss_mb_after_open_and_query": round(loaded - before, 1),
-        "disk_mb_per_100k_segments": {
-            name: round((folder / name).stat().st_size / segments * 100_000 / 1e6, 1)
-            for name in ("vectors.f32", "ann.faiss", "rows.npy")
-        },
-    }
+    result["synthetic"] = measure(folder, queries)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

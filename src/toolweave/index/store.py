@@ -71,7 +71,7 @@ class ToolIndex:
         embedder_id: str,
         dim: int,
         ann_threshold: int = 100_000,
-        nprobe: int = 16,
+        nprobe: int = 32,
     ) -> None:
         self.folder = folder
         self.dim = dim
