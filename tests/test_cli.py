@@ -178,3 +178,37 @@ def test_index_a_static_catalogue(tmp_path: Path) -> None:
         "index", "--catalog", str(catalogue), "--index", "cat", "--rebuild", cwd=tmp_path
     )
     assert "2 added" in rebuilt.stdout
+
+
+def test_eval_retrieval_prints_metrics(tmp_path: Path) -> None:
+    from .benchmarks_dir import SEAL, benchmark_file
+
+    env = {"TOOLWEAVE_BENCHMARKS_DIR": str(benchmark_file(*SEAL).parents[1])}
+    args = [
+        "eval",
+        "retrieval",
+        "toole-multi",
+        "--variant",
+        "bm25",
+        "--variant",
+        "dense",
+        "--limit",
+        "40",
+    ]
+    run = toolweave(*args, "--json", cwd=tmp_path, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)
+    assert [(r["dataset"], r["config"], r["queries"]) for r in rows] == [
+        ("toole-multi", "bm25", 40),
+        ("toole-multi", "dense", 40),
+    ]
+    assert all(0 < r["metrics"]["R@5"] <= 1 and r["latency_p50_ms"] > 0 for r in rows)
+    table = toolweave(*args, cwd=tmp_path, env=env, timeout=300).stdout
+    assert (
+        table.startswith("| dataset | config | queries | R@1 | R@5 |")
+        and "| toole-multi | dense | 40 |" in table
+    )
+    unknown = toolweave(
+        "eval", "retrieval", "toole-multi", "--variant", "magic", cwd=tmp_path, env=env
+    )
+    assert unknown.returncode == 2 and "unknown variant" in unknown.stderr

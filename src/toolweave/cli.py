@@ -183,6 +183,61 @@ def tools_search(
     out.print(table)
 
 
+eval_app = typer.Typer(help="Evaluate toolweave on the shared benchmarks.")
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    datasets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="toole-single, toole-multi, seal-in, seal-out, toollens, livemcp (default: all)."
+        ),
+    ] = None,
+    variants: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", help="A retrieval variant (repeatable; default: all). See --list."
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="At most this many queries per dataset.")
+    ] = None,
+    list_variants: Annotated[bool, typer.Option("--list", help="List the variants.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Tool retrieval: Recall@1/5/10, P@5, nDCG@5/10, COMP@5 and latency per dataset and variant."""
+    from dataclasses import asdict
+
+    from toolweave.evals.datasets import DATASETS
+    from toolweave.evals.retrieval import CONFIGS, markdown, run_retrieval_eval
+    from toolweave.models import make_embedder
+
+    if list_variants:
+        for c in CONFIGS.values():
+            out.print(f"{c.name:18} documents={c.style:12} {c.options}", soft_wrap=True)
+        return
+    settings = _settings(config)
+    with _bar() as progress:
+        rows = _run(
+            run_retrieval_eval(
+                settings.benchmarks_dir,
+                settings.state_path() / "evals",
+                make_embedder(settings.embedder),
+                list(datasets or DATASETS),
+                list(variants or CONFIGS),
+                limit=limit,
+                on_progress=progress,
+            )
+        )
+    if as_json:
+        out.print_json(json.dumps([asdict(r) for r in rows]))
+    else:
+        print(markdown(rows))
+
+
 @app.command("config")
 def show_config(config: ConfigOption = None) -> None:
     """Print the effective settings (file, environment and defaults merged) as JSON."""

@@ -1,0 +1,198 @@
+"""Loaders for the tool-retrieval benchmarks in `../shared/benchmarks` (see its README).
+
+Each gives one `RetrievalDataset`: the tool catalogue as `ToolSpec`s and the test queries with
+their gold tools. Gold tools are compared by `gold_key`: the tool key, except on LiveMCPBench,
+whose annotations name tools without their server (so the tool name is compared there).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolweave.catalog.sources import SEAL_TYPES, load_catalogue, slug
+from toolweave.errors import InputError
+from toolweave.types import ServerInfo, ToolSpec
+
+DATASETS = ("toole-single", "toole-multi", "seal-in", "seal-out", "toollens", "livemcp")
+TOOLE_SINGLE_SAMPLE = 2000  # the size of the baseline sample; --limit overrides
+
+
+@dataclass(frozen=True)
+class EvalQuery:
+    id: str
+    text: str
+    gold: frozenset[str]
+
+
+@dataclass
+class RetrievalDataset:
+    name: str
+    servers: list[ServerInfo]
+    tools: list[ToolSpec]
+    queries: list[EvalQuery]
+    by_name: bool = False  # gold tools are tool names, not server.tool keys
+
+    def gold_key(self, tool_key: str) -> str:
+        return tool_key.split(".", 1)[1] if self.by_name else tool_key
+
+
+def load_dataset(
+    name: str, root: Path, *, limit: int | None = None, seed: int = 0
+) -> RetrievalDataset:
+    loaders: dict[str, Callable[[Path], RetrievalDataset]] = {
+        "toole-single": _toole_single,
+        "toole-multi": _toole_multi,
+        "seal-in": lambda r: _seal(r, "in"),
+        "seal-out": lambda r: _seal(r, "out"),
+        "toollens": _toollens,
+        "livemcp": _livemcp,
+    }
+    if name not in loaders:
+        raise InputError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+    if not root.is_dir():
+        raise InputError(
+            f"benchmark folder {root} does not exist: "
+            "set TOOLWEAVE_BENCHMARKS_DIR or the benchmarks_dir setting"
+        )
+    dataset = loaders[name](root)
+    if name == "toole-single" and limit is None:
+        limit = TOOLE_SINGLE_SAMPLE
+    if limit is not None and limit < len(dataset.queries):
+        dataset.queries = random.Random(seed).sample(dataset.queries, limit)
+    return dataset
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        raise InputError(f"benchmark file {path} is missing")
+    return path.read_text(encoding="utf-8")
+
+
+def _toole_tools(root: Path) -> list[ToolSpec]:
+    descriptions = json.loads(_read(root / "metatool" / "plugin_des.json"))
+    return [
+        ToolSpec(server="toole", name=name, description=text) for name, text in descriptions.items()
+    ]
+
+
+def _toole_single(root: Path) -> RetrievalDataset:
+    rows = csv.DictReader(_read(root / "metatool" / "data" / "all_clean_data.csv").splitlines())
+    queries = [
+        EvalQuery(id=f"toole-{i}", text=row["Query"], gold=frozenset({f"toole.{row['Tool']}"}))
+        for i, row in enumerate(rows)
+    ]
+    return RetrievalDataset("toole-single", [ServerInfo(name="toole")], _toole_tools(root), queries)
+
+
+def _toole_multi(root: Path) -> RetrievalDataset:
+    items = json.loads(_read(root / "metatool" / "data" / "multi_tool_query_golden.json"))
+    queries = [
+        EvalQuery(
+            id=f"toole-multi-{i}",
+            text=item["query"],
+            gold=frozenset(f"toole.{t}" for t in item["tool"]),
+        )
+        for i, item in enumerate(items)
+    ]
+    return RetrievalDataset("toole-multi", [ServerInfo(name="toole")], _toole_tools(root), queries)
+
+
+def _seal(root: Path, split: str) -> RetrievalDataset:
+    servers, tools = load_catalogue(root / "seal_tools" / "tool.jsonl")
+    key_of = {t.name: t.key for t in tools}
+    queries = []
+    for line in _read(root / "seal_tools" / f"test_{split}_domain.jsonl").splitlines():
+        if line.strip():
+            item = json.loads(line)
+            gold = frozenset(key_of[c["api"]] for c in item["calling"] if c["api"] in key_of)
+            if gold:
+                queries.append(EvalQuery(id=item["id"], text=item["query"], gold=gold))
+    return RetrievalDataset(f"seal-{split}", servers, tools, queries)
+
+
+def _toollens(root: Path) -> RetrievalDataset:
+    folder = root / "toollens"
+    tools: dict[str, ToolSpec] = {}
+    for line in _read(folder / "corpus.jsonl").splitlines():
+        record = json.loads(line)
+        tool = toollens_tool(record["text"])
+        if any(t.key == tool.key for t in tools.values()):  # same API name within one tool
+            tool = tool.model_copy(update={"name": f"{tool.name} ({record['_id']})"})
+        tools[record["_id"]] = tool
+    texts = {
+        q["_id"]: q["text"] for q in map(json.loads, _read(folder / "queries.jsonl").splitlines())
+    }
+    gold: dict[str, set[str]] = {}
+    for line in _read(folder / "query_tool_test.txt").splitlines():
+        query_id, tool_id = line.split()[:2]
+        if tool_id in tools:
+            gold.setdefault(query_id, set()).add(tools[tool_id].key)
+    queries = [
+        EvalQuery(id=qid, text=texts[qid], gold=frozenset(keys))
+        for qid, keys in gold.items()
+        if qid in texts
+    ]
+    servers = sorted({t.server for t in tools.values()})
+    return RetrievalDataset(
+        "toollens", [ServerInfo(name=s) for s in servers], list(tools.values()), queries
+    )
+
+
+_TOOLLENS = re.compile(
+    r"category_name:(?P<category>.*?), tool_name:(?P<tool>.*?), api_name:(?P<api>.*?), "
+    r"api_description:(?P<description>.*?), required_params: (?P<required>\[.*?\]), "
+    r"optional_params: (?P<optional>\[.*?\])(?:, return_schema|$)",
+    re.DOTALL,
+)
+
+
+def toollens_tool(text: str) -> ToolSpec:
+    """A ToolLens corpus entry ("category_name:..., tool_name:..., api_name:..., ...")."""
+    match = _TOOLLENS.match(text)
+    if not match:
+        raise InputError(f"not a ToolLens corpus entry: {text[:80]!r}")
+    properties: dict[str, dict[str, str]] = {}
+    required: list[str] = []
+    for group in ("required", "optional"):
+        try:
+            entries = json.loads(match[group])
+        except json.JSONDecodeError:
+            entries = []
+        for entry in entries:
+            if isinstance(entry, dict) and entry.get("name"):
+                kind = str(entry.get("type", "string")).lower()
+                properties[entry["name"]] = {
+                    "type": SEAL_TYPES.get(kind, "string"),
+                    "description": str(entry.get("description") or ""),
+                }
+                if group == "required":
+                    required.append(entry["name"])
+    return ToolSpec(
+        server=slug(match["tool"]),
+        name=match["api"].strip(),
+        description=f"{match['description'].strip()} "
+        f"({match['tool'].strip()}, {match['category'].strip()})",
+        input_schema={"type": "object", "properties": properties, "required": required},
+    )
+
+
+def _livemcp(root: Path) -> RetrievalDataset:
+    folder = root / "livemcpbench"
+    servers, tools = load_catalogue(folder / "tools" / "LiveMCPTool" / "tools.json")
+    names = {t.name for t in tools}
+    queries = []
+    for item in json.loads(_read(folder / "annotated_data" / "all_annotations.json")):
+        listed = item.get("Annotator Metadata", {}).get("Tools", "")
+        gold = {re.sub(r"^\s*\d+\.\s*", "", line).strip() for line in listed.splitlines()}
+        gold = {g for g in gold if g in names}
+        if gold:
+            queries.append(
+                EvalQuery(id=item["task_id"], text=item["Question"], gold=frozenset(gold))
+            )
+    return RetrievalDataset("livemcp", servers, tools, queries, by_name=True)

@@ -1,0 +1,189 @@
+"""`toolweave eval retrieval`: tool retrieval quality and latency on the shared benchmarks.
+
+Each configuration names a document style (how a tool is written into the index) and retrieval
+options. Indexes are built once per dataset and style, then cached under
+`<state dir>/evals/<dataset>/<style>`; no test query ever enters an index (zero-shot).
+
+Document styles:
+    plain        one segment per tool: "readable name: description" (the baseline documents)
+    spec         the tool's own segments: name + first sentence, other sentences, arguments
+    enhanced     spec + generated example queries and key topics (the default index)
+    enhanced-1v  the enhanced document as one text and one vector (single-vector ablation)
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from toolweave.catalog.augment import generated_segments
+from toolweave.catalog.documents import build_tool_doc, readable_name, spec_segments
+from toolweave.evals.datasets import RetrievalDataset
+from toolweave.evals.metrics import score_all
+from toolweave.index.store import ToolIndex
+from toolweave.models.base import Embedder
+from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
+from toolweave.types import Segment, ToolDoc, ToolSpec
+
+Style = Literal["plain", "spec", "enhanced", "enhanced-1v"]
+Progress = Callable[[str, int, int], None]
+EVAL_INDEX_VERSION = 1
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    name: str
+    style: Style
+    options: RetrievalOptions = field(default_factory=RetrievalOptions)
+
+
+_NO_SPLIT = RetrievalOptions(decompose=False)
+CONFIGS = {
+    c.name: c
+    for c in [
+        # The baseline rows of the issue: documents = name + description, no decomposition.
+        EvalConfig("bm25", "plain", RetrievalOptions(dense=False, decompose=False)),
+        EvalConfig("dense", "plain", RetrievalOptions(lexical=False, decompose=False)),
+        EvalConfig("rrf", "plain", _NO_SPLIT),
+        # The full pipeline and its ablations.
+        EvalConfig("full", "enhanced", RetrievalOptions()),
+        EvalConfig("full-convex", "enhanced", RetrievalOptions(fusion="convex")),
+        EvalConfig("no-decomposition", "enhanced", _NO_SPLIT),
+        EvalConfig("no-augmentation", "spec", RetrievalOptions()),
+        EvalConfig("single-vector", "enhanced-1v", RetrievalOptions()),
+        EvalConfig("dense-only", "enhanced", RetrievalOptions(lexical=False)),
+        EvalConfig("bm25-only", "enhanced", RetrievalOptions(dense=False)),
+    ]
+}
+DEFAULT_CONFIGS = list(CONFIGS)
+
+
+def document(tool: ToolSpec, style: Style) -> ToolDoc:
+    if style == "plain":
+        text = f"{readable_name(tool.name)}: {tool.description}".strip(": ")
+        return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="spec")])
+    if style == "spec":
+        return ToolDoc(tool=tool, segments=spec_segments(tool))
+    doc = build_tool_doc(tool, generated_segments(tool, readable_name(tool.server)))
+    if style == "enhanced-1v":
+        text = "\n".join(s.text for s in doc.segments)
+        return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="generated")])
+    return doc
+
+
+async def eval_index(
+    dataset: RetrievalDataset,
+    style: Style,
+    embedder: Embedder,
+    folder: Path,
+    on_progress: Progress = lambda *_: None,
+) -> ToolIndex:
+    """The dataset's tools indexed in `style`, built once and reused."""
+    path = folder / dataset.name.split("-")[0] / f"{style}-v{EVAL_INDEX_VERSION}"
+    index = ToolIndex(path, embedder_id=embedder.id, dim=embedder.dim)
+    if len(index) == len(dataset.tools):
+        return index
+    indexed = index.doc_hashes()
+    docs = [document(t, style) for t in dataset.tools if t.key not in indexed]
+    for start in range(0, len(docs), 64):
+        on_progress(f"indexing {dataset.name} ({style})", start, len(docs))
+        batch = docs[start : start + 64]
+        texts = list(dict.fromkeys(s.text for d in batch for s in d.segments))
+        vectors = dict(zip(texts, await embedder.embed(texts), strict=True))
+        for doc in batch:
+            index.put_tool(doc, np.array([vectors[s.text] for s in doc.segments]), style)
+    index.commit()
+    return index
+
+
+@dataclass
+class EvalRow:
+    dataset: str
+    config: str
+    queries: int
+    metrics: dict[str, float]
+    latency_p50_ms: float
+    latency_p95_ms: float
+
+
+async def evaluate(
+    dataset: RetrievalDataset,
+    config: EvalConfig,
+    index: ToolIndex,
+    embedder: Embedder,
+    *,
+    on_progress: Progress = lambda *_: None,
+) -> EvalRow:
+    retriever = ToolRetriever(index, embedder, config.options)
+    runs, latencies = [], []
+    for i, query in enumerate(dataset.queries):
+        if i % 50 == 0:
+            on_progress(f"{dataset.name} / {config.name}", i, len(dataset.queries))
+        started = time.perf_counter()
+        hits = await retriever.search(query.text, k=10)
+        latencies.append((time.perf_counter() - started) * 1000)
+        ranked = list(dict.fromkeys(dataset.gold_key(h.key) for h in hits))
+        runs.append((ranked, query.gold))
+    return EvalRow(
+        dataset=dataset.name,
+        config=config.name,
+        queries=len(dataset.queries),
+        metrics=score_all(runs),
+        latency_p50_ms=round(statistics.median(latencies), 2) if latencies else 0.0,
+        latency_p95_ms=round(float(np.percentile(latencies, 95)), 2) if latencies else 0.0,
+    )
+
+
+def markdown(rows: list[EvalRow]) -> str:
+    metric_names = list(rows[0].metrics) if rows else []
+    header = ["dataset", "config", "queries", *metric_names, "p50 ms", "p95 ms"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        values = [f"{row.metrics[m]:.3f}" for m in metric_names]
+        cells = [row.dataset, row.config, str(row.queries), *values]
+        cells += [f"{row.latency_p50_ms:.1f}", f"{row.latency_p95_ms:.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+async def run_retrieval_eval(
+    benchmarks: Path,
+    folder: Path,
+    embedder: Embedder,
+    datasets: list[str],
+    configs: list[str],
+    *,
+    limit: int | None = None,
+    on_progress: Progress = lambda *_: None,
+) -> list[EvalRow]:
+    """Every configuration on every dataset, in that order."""
+    from toolweave.errors import InputError
+    from toolweave.evals.datasets import load_dataset
+
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        raise InputError(f"unknown variant(s) {unknown}; choose from {', '.join(CONFIGS)}")
+    rows = []
+    for name in datasets:
+        dataset = load_dataset(name, benchmarks, limit=limit)
+        indexes: dict[str, ToolIndex] = {}
+        for config_name in configs:
+            config = CONFIGS[config_name]
+            if config.style not in indexes:
+                indexes[config.style] = await eval_index(
+                    dataset, config.style, embedder, folder, on_progress
+                )
+            rows.append(
+                await evaluate(
+                    dataset, config, indexes[config.style], embedder, on_progress=on_progress
+                )
+            )
+        for index in indexes.values():
+            index.close()
+    return rows

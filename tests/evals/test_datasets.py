@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolweave.errors import InputError
+from toolweave.evals.datasets import DATASETS, load_dataset, toollens_tool
+
+from ..benchmarks_dir import SEAL, benchmark_file
+
+ROOT = benchmark_file(*SEAL).parents[1]
+SIZES = {
+    "toole-single": (199, 2000),
+    "toole-multi": (199, 497),
+    "seal-in": (4076, 700),
+    "seal-out": (4076, 654),
+    "toollens": (464, 1877),
+    "livemcp": (527, 94),
+}
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_each_dataset_loads_with_its_published_size(name: str) -> None:
+    dataset = load_dataset(name, ROOT)
+    assert (len(dataset.tools), len(dataset.queries)) == SIZES[name]
+    keys = {dataset.gold_key(t.key) for t in dataset.tools}
+    assert all(q.gold and q.gold <= keys for q in dataset.queries)
+
+
+def test_sampling_is_deterministic() -> None:
+    a = load_dataset("toole-single", ROOT, limit=50)
+    b = load_dataset("toole-single", ROOT, limit=50)
+    assert [q.id for q in a.queries] == [q.id for q in b.queries] and len(a.queries) == 50
+
+
+def test_toollens_entries_become_tools() -> None:
+    tool = toollens_tool(
+        "category_name:Food, tool_name:Worldwide Recipes, api_name:Suggestions, "
+        "api_description:Get Suggestions, "
+        'required_params: [{"name": "q", "type": "STRING", "description": ""}], '
+        'optional_params: [], return_schema: {"a": "b"}'
+    )
+    assert (tool.server, tool.name) == ("worldwide-recipes", "Suggestions")
+    assert tool.input_schema["properties"]["q"]["type"] == "string" and tool.input_schema[
+        "required"
+    ] == ["q"]
+
+
+def test_unknown_dataset_and_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="unknown dataset"):
+        load_dataset("nope", ROOT)
+    with pytest.raises(InputError, match="TOOLWEAVE_BENCHMARKS_DIR"):
+        load_dataset("seal-in", tmp_path / "none")
