@@ -84,12 +84,7 @@ async def ask(
     started, timer = time.perf_counter(), _Timer()
     embedder, llm = make_embedder(settings.embedder), make_llm(settings.llm)
     subqueries = split_clauses(question)
-    pool = ServerPool(
-        settings.servers(),
-        log_dir=settings.state_path() / "logs",
-        start_timeout_s=settings.mcp.start_timeout_s,
-        call_timeout_s=settings.mcp.call_timeout_s,
-    )
+    pool = ServerPool.from_settings(settings)
     on_progress("starting MCP servers")
     # Embedding the clauses (and loading the embedder) overlaps with starting the servers.
     clause_task = asyncio.create_task(embedder.embed([s.text for s in subqueries]))

@@ -67,6 +67,9 @@ class EmbedderSettings(_Section):
 class MCPSettings(_Section):
     start_timeout_s: float = Field(30.0, gt=0)
     call_timeout_s: float = Field(30.0, gt=0)
+    # Reconnect a crashed or failed server, waiting 0.5 s, 1 s, 2 s ... up to max_backoff_s.
+    reconnect: bool = True
+    max_backoff_s: float = Field(30.0, gt=0)
 
 
 class IndexSettings(_Section):

@@ -29,15 +29,6 @@ class IndexRun:
     servers: list[ServerStatus]
 
 
-def pool_for(settings: Settings) -> ServerPool:
-    return ServerPool(
-        settings.servers(),
-        log_dir=settings.state_path() / "logs",
-        start_timeout_s=settings.mcp.start_timeout_s,
-        call_timeout_s=settings.mcp.call_timeout_s,
-    )
-
-
 def catalogue_folder(settings: Settings, catalogue: Path) -> Path:
     return settings.state_path() / "catalogs" / catalogue.stem
 
@@ -76,7 +67,7 @@ async def build_index(
             )
         else:
             on_progress("starting MCP servers", 0, 1)
-            async with pool_for(settings) as pool:
+            async with ServerPool.from_settings(settings) as pool:
                 statuses = list(pool.statuses.values())
                 ready = {s.name for s in statuses if s.state == "ready"}
                 report = await sync_index(
@@ -94,7 +85,7 @@ async def build_index(
 
 
 async def list_tools(settings: Settings) -> tuple[list[ServerStatus], list[ToolSpec]]:
-    async with pool_for(settings) as pool:
+    async with ServerPool.from_settings(settings) as pool:
         return [pool.statuses[name] for name in pool.specs], pool.tools
 
 

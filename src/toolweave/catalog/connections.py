@@ -26,6 +26,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import ToolListChangedNotification
 
+from toolweave.settings import Settings
 from toolweave.types import ServerInfo, ServerSpec, ServerStatus, ToolHints, ToolSpec
 
 MAX_TOOL_PAGES = 100
@@ -95,6 +96,19 @@ class ServerPool:
         self._servers = {name: _Server(name) for name in [*servers, *self.native]}
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **options: Any) -> ServerPool:
+        """The configured servers, with the settings' timeouts and reconnection policy."""
+        return cls(
+            settings.servers(),
+            log_dir=settings.state_path() / "logs",
+            start_timeout_s=settings.mcp.start_timeout_s,
+            call_timeout_s=settings.mcp.call_timeout_s,
+            reconnect=settings.mcp.reconnect,
+            max_backoff_s=settings.mcp.max_backoff_s,
+            **options,
+        )
 
     # -- the catalogue -----------------------------------------------------------------------
 
