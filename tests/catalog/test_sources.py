@@ -7,9 +7,10 @@ import pytest
 from toolweave.catalog.sources import load_catalogue, slug
 from toolweave.errors import InputError
 
-from ..benchmarks_dir import LIVEMCP, SEAL, benchmark_file
+from ..benchmarks_dir import LIVEMCP, SEAL, benchmark_file, needs_benchmarks
 
 
+@needs_benchmarks
 def test_livemcpbench_catalogue() -> None:
     servers, tools = load_catalogue(benchmark_file(*LIVEMCP))
     assert len(servers) == 70 and len(tools) == 527
@@ -19,6 +20,7 @@ def test_livemcpbench_catalogue() -> None:
     assert all("." not in s.name and " " not in s.name for s in servers)
 
 
+@needs_benchmarks
 def test_seal_tools_catalogue_maps_types_to_json_schema() -> None:
     servers, tools = load_catalogue(benchmark_file(*SEAL))
     assert len(tools) == 4076

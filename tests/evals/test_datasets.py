@@ -7,9 +7,10 @@ import pytest
 from toolweave.errors import InputError
 from toolweave.evals.datasets import DATASETS, load_dataset, toollens_tool
 
-from ..benchmarks_dir import SEAL, benchmark_file
+from ..benchmarks_dir import BENCHMARKS, needs_benchmarks
 
-ROOT = benchmark_file(*SEAL).parents[1]
+pytestmark = needs_benchmarks
+ROOT = BENCHMARKS
 SIZES = {
     "toole-single": (199, 2000),
     "toole-multi": (199, 497),

@@ -13,9 +13,9 @@ from toolweave.index import ToolIndex, sync_index
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.types import ToolSpec
 
-from ..benchmarks_dir import LIVEMCP, SEAL, benchmark_file
+from ..benchmarks_dir import LIVEMCP, SEAL, benchmark_file, needs_benchmarks
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, needs_benchmarks]
 EMBEDDER = OnnxEmbedder()
 
 
