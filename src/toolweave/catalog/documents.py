@@ -17,14 +17,15 @@ from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 
 # Bump when the documents built from the same tool change (here or in augment.py), so that
 # indexes rebuild them.
-DOC_VERSION = 3
+DOC_VERSION = 4
 MAX_SEGMENT_CHARS = 400
 TOOLS_PER_SERVER_SEGMENT = 6
 
 
 def readable_name(name: str) -> str:
-    """'getWeatherForecast' / 'get_weather-forecast' -> 'get weather forecast'."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-./]+", " ", name)
+    """'getWeatherForecast' / 'get_weather-forecast' -> 'get weather forecast';
+    'PDF&URLTool' -> 'pdf url tool'."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[_\-./&:]+", " ", name)
     return re.sub(r"\s+", " ", spaced).strip().lower()
 
 
