@@ -192,7 +192,8 @@ def eval_retrieval(
     datasets: Annotated[
         list[str] | None,
         typer.Argument(
-            help="toole-single, toole-multi, seal-in, seal-out, toollens, livemcp (default: all)."
+            help="toole-single, toole-multi, seal-in, seal-out, toollens, livemcp (default: all "
+            "six); toole-dev, seal-dev, toollens-dev are the tuning splits."
         ),
     ] = None,
     variants: Annotated[
@@ -312,7 +313,8 @@ def _run(coro: Any) -> Any:
 
 
 class _bar:
-    """A progress bar on stderr for `(phase, done, total)` callbacks (only on a terminal)."""
+    """Progress on stderr for `(phase, done, total)` callbacks: a bar on a terminal, otherwise
+    one line per phase (so the log of a long unattended run shows where it is)."""
 
     def __init__(self) -> None:
         from rich.progress import Progress
@@ -321,13 +323,16 @@ class _bar:
         self.tasks: dict[str, Any] = {}
 
     def __enter__(self) -> Any:
-        if self.progress is None:
-            return lambda *_: None
-        self.progress.start()
+        if self.progress is not None:
+            self.progress.start()
         return self.update
 
     def update(self, phase: str, done: int, total: int) -> None:
-        assert self.progress is not None
+        if self.progress is None:
+            if phase not in self.tasks:
+                self.tasks[phase] = None
+                print(f"{phase} ({total})", file=sys.stderr, flush=True)
+            return
         if phase not in self.tasks:
             self.tasks[phase] = self.progress.add_task(phase, total=total)
         self.progress.update(self.tasks[phase], completed=done, total=total)

@@ -37,7 +37,8 @@ FORECAST = ToolSpec(
     [
         ("getWeatherForecast", "get weather forecast"),
         ("get_weather-forecast", "get weather forecast"),
-        ("HTTPGet2", "http get2"), ("PDF&URLTool", "pdf url tool"),
+        ("HTTPGet2", "http get2"),
+        ("PDF&URLTool", "pdf url tool"),
     ],
 )
 def test_readable_name(name: str, readable: str) -> None:

@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 from toolweave.index import ToolIndex, sync_index
-from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever, _aggregate, _convex, _rrf
+from toolweave.retrieval.retriever import (
+    RetrievalOptions,
+    ToolRetriever,
+    _aggregate,
+    _convex,
+    _rrf,
+    _zscore,
+)
 from toolweave.types import IndexHit, ToolSpec
 
 from ..index.fakes import HashingEmbedder
@@ -17,23 +24,54 @@ def hit(key: str, score: float) -> IndexHit:
     return IndexHit(key=key, server="s", score=score)
 
 
+def best_first(scores: dict[str, float]) -> list[str]:
+    return sorted(scores, key=lambda key: -scores[key])
+
+
 def test_rrf_rewards_agreement() -> None:
     fused = _rrf([[hit("a", 0.9), hit("b", 0.8)], [hit("b", 5.0), hit("c", 4.0)]], 60)
-    assert [h.key for h in fused] == ["b", "a", "c"]
+    assert best_first(fused) == ["b", "a", "c"]
 
 
 def test_convex_normalises_each_source() -> None:
     fused = _convex([hit("a", 0.9), hit("b", 0.1)], [hit("b", 30.0), hit("a", 10.0)], 0.7)
-    assert [h.key for h in fused] == ["a", "b"]
-    assert fused[0].score == pytest.approx(0.7)
+    assert best_first(fused) == ["a", "b"]
+    assert fused["a"] == pytest.approx(0.7)
+
+
+def test_zscore_follows_the_confident_list() -> None:
+    # Dense is flat (no tool stands out) and ranks "d" fifth; BM25 has "d" far above the rest.
+    # The z-score fusion follows the confident list; RRF puts the dense leader first.
+    keys = ["a", "b", "c", "e", "d", "f", "g", "h", "i", "j"]
+    dense = [hit(key, 0.55 - i / 100) for i, key in enumerate(keys)]
+    others = [hit(key, 3.0 - i / 10) for i, key in enumerate(keys) if key != "d"]
+    lexical = [hit("d", 30.0), *others]
+    assert best_first(_zscore([dense, lexical]))[0] == "d"
+    assert best_first(_rrf([dense, lexical], 60))[0] == "a"
+
+
+def test_zscore_gives_a_missing_tool_the_lowest_score_of_that_list() -> None:
+    fused = _zscore([[hit("a", 1.0), hit("b", 0.0)], [hit("b", 1.0), hit("c", 0.0)]])
+    assert fused["a"] == pytest.approx(1.0 + -1.0) and fused["c"] == pytest.approx(-1.0 + -1.0)
+
+
+def ranked(*hits: IndexHit) -> tuple[dict[str, float], dict[str, IndexHit]]:
+    return {h.key: h.score for h in hits}, {h.key: h for h in hits}
 
 
 def test_each_clause_keeps_its_best_tools() -> None:
-    whole = [hit(f"w{i}", 1.0 - i / 100) for i in range(10)]
-    clause_a = [hit("a1", 0.5), hit("a2", 0.4)]
-    clause_b = [hit("b1", 0.3)]
-    keys = [h.key for h in _aggregate([whole, clause_a, clause_b], 5)]
+    whole = ranked(*(hit(f"w{i}", 1.0 - i / 100) for i in range(10)))
+    clause_a = ranked(hit("a1", 0.5), hit("a2", 0.4))
+    clause_b = ranked(hit("b1", 0.3))
+    found = _aggregate([whole, clause_a, clause_b], 5)
+    keys = [h.key for h in found]
     assert "a1" in keys and "b1" in keys and len(keys) == 5
+    assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
+
+
+def test_a_tool_keeps_its_best_score_over_queries() -> None:
+    found = _aggregate([ranked(hit("t", 0.2), hit("u", 0.3)), ranked(hit("t", 0.9))], 2)
+    assert [(h.key, h.score) for h in found] == [("t", 0.9), ("u", 0.3)]
 
 
 async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:

@@ -1,8 +1,11 @@
 """Loaders for the tool-retrieval benchmarks in `../shared/benchmarks` (see its README).
 
 Each gives one `RetrievalDataset`: the tool catalogue as `ToolSpec`s and the test queries with
-their gold tools. Gold tools are compared by `gold_key`: the tool key, except on LiveMCPBench,
-whose annotations name tools without their server (so the tool name is compared there).
+their gold tools. The `-dev` datasets hold queries disjoint from every test split (ToolE queries
+outside the test sample, Seal-Tools `dev.jsonl`, the ToolLens tune split): retrieval parameters
+are chosen on them, never on a test split. Gold tools are compared by `gold_key`: the tool key,
+except on LiveMCPBench, whose annotations name tools without their server (so the tool name is
+compared there).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from toolweave.errors import InputError
 from toolweave.types import ServerInfo, ToolSpec
 
 DATASETS = ("toole-single", "toole-multi", "seal-in", "seal-out", "toollens", "livemcp")
-TOOLE_SINGLE_SAMPLE = 2000  # the size of the baseline sample; --limit overrides
+DEV_DATASETS = ("toole-dev", "seal-dev", "toollens-dev")
+TOOLE_SINGLE_SAMPLE = 2000  # the size of the baseline test sample
+TOOLE_DEV_SAMPLE = 1000
 
 
 @dataclass(frozen=True)
@@ -46,23 +51,25 @@ def load_dataset(
     name: str, root: Path, *, limit: int | None = None, seed: int = 0
 ) -> RetrievalDataset:
     loaders: dict[str, Callable[[Path], RetrievalDataset]] = {
-        "toole-single": _toole_single,
+        "toole-single": lambda r: _toole_single(r, dev=False),
+        "toole-dev": lambda r: _toole_single(r, dev=True),
         "toole-multi": _toole_multi,
-        "seal-in": lambda r: _seal(r, "in"),
-        "seal-out": lambda r: _seal(r, "out"),
-        "toollens": _toollens,
+        "seal-in": lambda r: _seal(r, "test_in_domain"),
+        "seal-out": lambda r: _seal(r, "test_out_domain"),
+        "seal-dev": lambda r: _seal(r, "dev"),
+        "toollens": lambda r: _toollens(r, "test"),
+        "toollens-dev": lambda r: _toollens(r, "tune"),
         "livemcp": _livemcp,
     }
     if name not in loaders:
-        raise InputError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+        known = ", ".join(DATASETS + DEV_DATASETS)
+        raise InputError(f"unknown dataset {name!r}; choose from {known}")
     if not root.is_dir():
         raise InputError(
             f"benchmark folder {root} does not exist: "
             "set TOOLWEAVE_BENCHMARKS_DIR or the benchmarks_dir setting"
         )
     dataset = loaders[name](root)
-    if name == "toole-single" and limit is None:
-        limit = TOOLE_SINGLE_SAMPLE
     if limit is not None and limit < len(dataset.queries):
         dataset.queries = random.Random(seed).sample(dataset.queries, limit)
     return dataset
@@ -81,13 +88,22 @@ def _toole_tools(root: Path) -> list[ToolSpec]:
     ]
 
 
-def _toole_single(root: Path) -> RetrievalDataset:
+def _toole_single(root: Path, *, dev: bool) -> RetrievalDataset:
+    """The fixed 2,000-query test sample, or a 1,000-query dev sample of the other queries."""
     rows = csv.DictReader(_read(root / "metatool" / "data" / "all_clean_data.csv").splitlines())
     queries = [
         EvalQuery(id=f"toole-{i}", text=row["Query"], gold=frozenset({f"toole.{row['Tool']}"}))
         for i, row in enumerate(rows)
     ]
-    return RetrievalDataset("toole-single", [ServerInfo(name="toole")], _toole_tools(root), queries)
+    test = random.Random(0).sample(queries, min(TOOLE_SINGLE_SAMPLE, len(queries)))
+    if dev:
+        taken = {q.id for q in test}
+        rest = [q for q in queries if q.id not in taken]
+        queries = random.Random(1).sample(rest, min(TOOLE_DEV_SAMPLE, len(rest)))
+    else:
+        queries = test
+    name = "toole-dev" if dev else "toole-single"
+    return RetrievalDataset(name, [ServerInfo(name="toole")], _toole_tools(root), queries)
 
 
 def _toole_multi(root: Path) -> RetrievalDataset:
@@ -104,19 +120,22 @@ def _toole_multi(root: Path) -> RetrievalDataset:
 
 
 def _seal(root: Path, split: str) -> RetrievalDataset:
+    """Seal-Tools queries of `split` (test_in_domain, test_out_domain or dev)."""
     servers, tools = load_catalogue(root / "seal_tools" / "tool.jsonl")
     key_of = {t.name: t.key for t in tools}
     queries = []
-    for line in _read(root / "seal_tools" / f"test_{split}_domain.jsonl").splitlines():
+    for line in _read(root / "seal_tools" / f"{split}.jsonl").splitlines():
         if line.strip():
             item = json.loads(line)
             gold = frozenset(key_of[c["api"]] for c in item["calling"] if c["api"] in key_of)
             if gold:
                 queries.append(EvalQuery(id=item["id"], text=item["query"], gold=gold))
-    return RetrievalDataset(f"seal-{split}", servers, tools, queries)
+    name = {"test_in_domain": "seal-in", "test_out_domain": "seal-out"}.get(split, "seal-dev")
+    return RetrievalDataset(name, servers, tools, queries)
 
 
-def _toollens(root: Path) -> RetrievalDataset:
+def _toollens(root: Path, split: str) -> RetrievalDataset:
+    """ToolLens queries of `split` (test or tune) over its 464 APIs."""
     folder = root / "toollens"
     tools: dict[str, ToolSpec] = {}
     for line in _read(folder / "corpus.jsonl").splitlines():
@@ -129,7 +148,7 @@ def _toollens(root: Path) -> RetrievalDataset:
         q["_id"]: q["text"] for q in map(json.loads, _read(folder / "queries.jsonl").splitlines())
     }
     gold: dict[str, set[str]] = {}
-    for line in _read(folder / "query_tool_test.txt").splitlines():
+    for line in _read(folder / f"query_tool_{split}.txt").splitlines():
         query_id, tool_id = line.split()[:2]
         if tool_id in tools:
             gold.setdefault(query_id, set()).add(tools[tool_id].key)
@@ -138,10 +157,9 @@ def _toollens(root: Path) -> RetrievalDataset:
         for qid, keys in gold.items()
         if qid in texts
     ]
-    servers = sorted({t.server for t in tools.values()})
-    return RetrievalDataset(
-        "toollens", [ServerInfo(name=s) for s in servers], list(tools.values()), queries
-    )
+    servers = [ServerInfo(name=s) for s in sorted({t.server for t in tools.values()})]
+    name = "toollens" if split == "test" else "toollens-dev"
+    return RetrievalDataset(name, servers, list(tools.values()), queries)
 
 
 _TOOLLENS = re.compile(

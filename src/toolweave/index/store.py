@@ -183,21 +183,39 @@ class ToolIndex:
 
     def search(self, query: np.ndarray, k: int = 10, level: Level = "tool") -> list[IndexHit]:
         """The k best tools (or servers), each scored by its best segment."""
+        return self.search_many(np.asarray(query)[None, :], k, level)[0]
+
+    def search_many(
+        self, queries: np.ndarray, k: int = 10, level: Level = "tool"
+    ) -> list[list[IndexHit]]:
+        """`search` for each row of `queries`, sharing one pass over the vectors."""
         column = 0 if level == "tool" else 1
+        queries = np.asarray(queries, dtype=np.float32)
         wanted = max(k * 20, 100)
-        while True:
-            rows, scores = self.store.search(np.asarray(query, dtype=np.float32), wanted)
-            best: dict[int, tuple[int, float]] = {}
-            for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
-                owner = int(self.rows[row, column])
-                if owner >= 0 and owner not in best:
-                    best[owner] = (row, score)
-                    if len(best) == k:
-                        break
-            exhausted = len(rows) < wanted or wanted >= len(self.rows)
-            if len(best) >= k or exhausted:
-                return self._hits(best, level)
-            wanted *= 4
+        results: list[list[IndexHit] | None] = [None] * len(queries)
+        while any(r is None for r in results):
+            pending = [i for i, r in enumerate(results) if r is None]
+            found = self.store.search_many(queries[pending], wanted)
+            exhausted = wanted >= len(self.rows)
+            for i, (rows, scores) in zip(pending, found, strict=True):
+                best = self._best_owners(rows, scores, column, k)
+                if len(best) >= k or exhausted or len(rows) < wanted:
+                    results[i] = self._hits(best, level)
+            wanted *= 4  # segments of the same few tools filled the window: look further
+        return [r or [] for r in results]
+
+    def _best_owners(
+        self, rows: np.ndarray, scores: np.ndarray, column: int, k: int
+    ) -> dict[int, tuple[int, float]]:
+        """Each owner's best (row, score), for the first k owners met in score order."""
+        best: dict[int, tuple[int, float]] = {}
+        owners = self.rows[rows, column].tolist()
+        for owner, row, score in zip(owners, rows.tolist(), scores.tolist(), strict=True):
+            if owner >= 0 and owner not in best:
+                best[owner] = (row, score)
+                if len(best) == k:
+                    break
+        return best
 
     def search_text(self, text: str, k: int = 10) -> list[IndexHit]:
         """BM25 over whole tool documents."""

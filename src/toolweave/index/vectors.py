@@ -12,11 +12,16 @@ from typing import Any, Protocol
 
 import numpy as np
 
+Found = tuple[np.ndarray, np.ndarray]  # (rows, scores), best first
+
 
 class VectorStore(Protocol):
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, scores) of the k best live rows, best first."""
+    def search_many(self, queries: np.ndarray, k: int) -> list[Found]:
+        """For each query (one per row of `queries`), the k best live rows and their scores."""
         ...
+
+
+_NOTHING: Found = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))
 
 
 class ExactStore:
@@ -26,17 +31,19 @@ class ExactStore:
         self.vectors = vectors
         self.live = live
 
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        if len(self.vectors) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        scores = np.asarray(self.vectors @ query, dtype=np.float32)
-        scores[~self.live] = -np.inf
+    def search_many(self, queries: np.ndarray, k: int) -> list[Found]:
         k = min(k, int(self.live.sum()))
-        if k <= 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        top = np.argpartition(-scores, k - 1)[:k]
-        order = top[np.argsort(-scores[top], kind="stable")]
-        return order.astype(np.int64), scores[order]
+        if len(self.vectors) == 0 or k <= 0:
+            return [_NOTHING] * len(queries)
+        # One pass over the (memory-mapped) vectors for all queries.
+        matrix = np.asarray(self.vectors @ queries.T, dtype=np.float32)
+        matrix[~self.live] = -np.inf
+        found = []
+        for scores in matrix.T:
+            top = np.argpartition(-scores, k - 1)[:k]
+            order = top[np.argsort(-scores[top], kind="stable")]
+            found.append((order.astype(np.int64), scores[order]))
+        return found
 
 
 class AnnStore:
@@ -80,12 +87,15 @@ class AnnStore:
 
         faiss.write_index(self.index, str(path))
 
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def search_many(self, queries: np.ndarray, k: int) -> list[Found]:
+        return [self._search(query, k) for query in queries]
+
+    def _search(self, query: np.ndarray, k: int) -> Found:
         wanted = max(k * self.oversample, 64)
         _, found = self.index.search(query.reshape(1, -1).astype(np.float32), wanted)
         rows = found[0][found[0] >= 0]
         if len(rows) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+            return _NOTHING
         ordered = np.sort(rows)  # sorted reads are kinder to a memory map
         scores = np.asarray(self.vectors[ordered] @ query, dtype=np.float32)
         best = np.argsort(-scores, kind="stable")[:k]

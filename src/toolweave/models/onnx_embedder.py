@@ -57,10 +57,10 @@ class OnnxEmbedder:
         self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         encodings = self._tokenizer.encode_batch(list(texts))
-        # Batches of similar token counts: padding is compute spent on nothing.
+        # Batches of similar token counts: padding is compute spent on nothing (the cost here
+        # grows with padded tokens, so a 130-token text batched with short ones multiplies it).
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in _similar_lengths(order, [len(e.ids) for e in encodings], self.batch_size):
             out[chunk] = self._embed_batch([encodings[i].ids for i in chunk])
         return out
 
@@ -81,3 +81,16 @@ class OnnxEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         return await asyncio.to_thread(self.embed_sync, list(texts))
+
+
+def _similar_lengths(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+    """Consecutive runs of `order` (sorted by length), at most `size` long, in which the longest
+    text is at most a quarter (plus 8 tokens) longer than the shortest."""
+    chunks: list[list[int]] = []
+    for i in order:
+        chunk = chunks[-1] if chunks else None
+        if chunk and len(chunk) < size and lengths[i] <= 1.25 * lengths[chunk[0]] + 8:
+            chunk.append(i)
+        else:
+            chunks.append([i])
+    return chunks
