@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from toolweave.errors import InputError
-from toolweave.evals.datasets import DATASETS, load_dataset, toollens_tool
+from toolweave.evals.datasets import DATASETS, DEV_DATASETS, load_dataset, toollens_tool
 
 from ..benchmarks_dir import BENCHMARKS, needs_benchmarks
 
@@ -27,6 +27,24 @@ def test_each_dataset_loads_with_its_published_size(name: str) -> None:
     assert (len(dataset.tools), len(dataset.queries)) == SIZES[name]
     keys = {dataset.gold_key(t.key) for t in dataset.tools}
     assert all(q.gold and q.gold <= keys for q in dataset.queries)
+
+
+@pytest.mark.parametrize(
+    ("test", "dev"),
+    [("toole-single", "toole-dev"), ("seal-in", "seal-dev"), ("toollens", "toollens-dev")],
+)
+def test_dev_splits_and_logged_queries_never_hold_a_test_query(test: str, dev: str) -> None:
+    tests, tuning = load_dataset(test, ROOT), load_dataset(dev, ROOT)
+    test_texts = {q.text for q in tests.queries}
+    assert tuning.queries and not test_texts & {q.text for q in tuning.queries}
+    logged = {text for texts in tests.logged.values() for text in texts}
+    assert len(logged) > 500 and not test_texts & logged
+    keys = {tests.gold_key(t.key) for t in tests.tools}
+    assert set(tests.logged) <= keys and all(q.gold <= keys for q in tuning.queries)
+
+
+def test_dev_datasets_are_named() -> None:
+    assert {load_dataset(name, ROOT, limit=5).name for name in DEV_DATASETS} == set(DEV_DATASETS)
 
 
 def test_sampling_is_deterministic() -> None:

@@ -2,10 +2,10 @@
 
 Each gives one `RetrievalDataset`: the tool catalogue as `ToolSpec`s and the test queries with
 their gold tools. The `-dev` datasets hold queries disjoint from every test split (ToolE queries
-outside the test sample, Seal-Tools `dev.jsonl`, the ToolLens tune split): retrieval parameters
-are chosen on them, never on a test split. Gold tools are compared by `gold_key`: the tool key,
-except on LiveMCPBench, whose annotations name tools without their server (so the tool name is
-compared there).
+outside the test sample, Seal-Tools `dev.jsonl`, a sample of the ToolLens train split):
+retrieval parameters are chosen on them, never on a test split. Gold tools are compared by
+`gold_key`: the tool key, except on LiveMCPBench, whose annotations name tools without their
+server (so the tool name is compared there).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolweave.catalog.sources import SEAL_TYPES, load_catalogue, slug
@@ -26,6 +26,7 @@ DATASETS = ("toole-single", "toole-multi", "seal-in", "seal-out", "toollens", "l
 DEV_DATASETS = ("toole-dev", "seal-dev", "toollens-dev")
 TOOLE_SINGLE_SAMPLE = 2000  # the size of the baseline test sample
 TOOLE_DEV_SAMPLE = 1000
+TOOLLENS_DEV_SAMPLE = 1000
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class RetrievalDataset:
     tools: list[ToolSpec]
     queries: list[EvalQuery]
     by_name: bool = False  # gold tools are tool names, not server.tool keys
+    # Real queries per tool key from a split disjoint from these queries (the "warm" index).
+    logged: dict[str, list[str]] = field(default_factory=dict)
 
     def gold_key(self, tool_key: str) -> str:
         return tool_key.split(".", 1)[1] if self.by_name else tool_key
@@ -58,7 +61,7 @@ def load_dataset(
         "seal-out": lambda r: _seal(r, "test_out_domain"),
         "seal-dev": lambda r: _seal(r, "dev"),
         "toollens": lambda r: _toollens(r, "test"),
-        "toollens-dev": lambda r: _toollens(r, "tune"),
+        "toollens-dev": lambda r: _toollens(r, "dev"),
         "livemcp": _livemcp,
     }
     if name not in loaders:
@@ -96,14 +99,21 @@ def _toole_single(root: Path, *, dev: bool) -> RetrievalDataset:
         for i, row in enumerate(rows)
     ]
     test = random.Random(0).sample(queries, min(TOOLE_SINGLE_SAMPLE, len(queries)))
-    if dev:
-        taken = {q.id for q in test}
-        rest = [q for q in queries if q.id not in taken]
-        queries = random.Random(1).sample(rest, min(TOOLE_DEV_SAMPLE, len(rest)))
-    else:
-        queries = test
+    taken = {q.text for q in test}  # by text: the file repeats some queries
+    rest = [q for q in queries if q.text not in taken]
     name = "toole-dev" if dev else "toole-single"
-    return RetrievalDataset(name, [ServerInfo(name="toole")], _toole_tools(root), queries)
+    chosen = random.Random(1).sample(rest, min(TOOLE_DEV_SAMPLE, len(rest))) if dev else test
+    dataset = RetrievalDataset(name, [ServerInfo(name="toole")], _toole_tools(root), chosen)
+    dataset.logged = {} if dev else _by_tool(rest)  # the dev sample is drawn from `rest`
+    return dataset
+
+
+def _by_tool(queries: list[EvalQuery]) -> dict[str, list[str]]:
+    by_tool: dict[str, list[str]] = {}
+    for query in queries:
+        for key in sorted(query.gold):
+            by_tool.setdefault(key, []).append(query.text)
+    return by_tool
 
 
 def _toole_multi(root: Path) -> RetrievalDataset:
@@ -116,12 +126,23 @@ def _toole_multi(root: Path) -> RetrievalDataset:
         )
         for i, item in enumerate(items)
     ]
-    return RetrievalDataset("toole-multi", [ServerInfo(name="toole")], _toole_tools(root), queries)
+    dataset = RetrievalDataset(
+        "toole-multi", [ServerInfo(name="toole")], _toole_tools(root), queries
+    )
+    dataset.logged = _toole_single(root, dev=False).logged  # single-tool queries, disjoint
+    return dataset
 
 
 def _seal(root: Path, split: str) -> RetrievalDataset:
     """Seal-Tools queries of `split` (test_in_domain, test_out_domain or dev)."""
     servers, tools = load_catalogue(root / "seal_tools" / "tool.jsonl")
+    name = {"test_in_domain": "seal-in", "test_out_domain": "seal-out"}.get(split, "seal-dev")
+    dataset = RetrievalDataset(name, servers, tools, _seal_queries(root, split, tools))
+    dataset.logged = _by_tool(_seal_queries(root, "dev", tools)) if split != "dev" else {}
+    return dataset
+
+
+def _seal_queries(root: Path, split: str, tools: list[ToolSpec]) -> list[EvalQuery]:
     key_of = {t.name: t.key for t in tools}
     queries = []
     for line in _read(root / "seal_tools" / f"{split}.jsonl").splitlines():
@@ -130,12 +151,12 @@ def _seal(root: Path, split: str) -> RetrievalDataset:
             gold = frozenset(key_of[c["api"]] for c in item["calling"] if c["api"] in key_of)
             if gold:
                 queries.append(EvalQuery(id=item["id"], text=item["query"], gold=gold))
-    name = {"test_in_domain": "seal-in", "test_out_domain": "seal-out"}.get(split, "seal-dev")
-    return RetrievalDataset(name, servers, tools, queries)
+    return queries
 
 
 def _toollens(root: Path, split: str) -> RetrievalDataset:
-    """ToolLens queries of `split` (test or tune) over its 464 APIs."""
+    """ToolLens test queries (logged: the train split), or a dev sample of train, over its 464
+    APIs."""
     folder = root / "toollens"
     tools: dict[str, ToolSpec] = {}
     for line in _read(folder / "corpus.jsonl").splitlines():
@@ -147,19 +168,28 @@ def _toollens(root: Path, split: str) -> RetrievalDataset:
     texts = {
         q["_id"]: q["text"] for q in map(json.loads, _read(folder / "queries.jsonl").splitlines())
     }
-    gold: dict[str, set[str]] = {}
-    for line in _read(folder / f"query_tool_{split}.txt").splitlines():
-        query_id, tool_id = line.split()[:2]
-        if tool_id in tools:
-            gold.setdefault(query_id, set()).add(tools[tool_id].key)
-    queries = [
-        EvalQuery(id=qid, text=texts[qid], gold=frozenset(keys))
-        for qid, keys in gold.items()
-        if qid in texts
-    ]
+
+    def queries(split: str) -> list[EvalQuery]:
+        gold: dict[str, set[str]] = {}
+        for line in _read(folder / f"query_tool_{split}.txt").splitlines():
+            query_id, tool_id = line.split()[:2]
+            if tool_id in tools:
+                gold.setdefault(query_id, set()).add(tools[tool_id].key)
+        return [
+            EvalQuery(id=qid, text=texts[qid], gold=frozenset(keys))
+            for qid, keys in gold.items()
+            if qid in texts
+        ]
+
     servers = [ServerInfo(name=s) for s in sorted({t.server for t in tools.values()})]
-    name = "toollens" if split == "test" else "toollens-dev"
-    return RetrievalDataset(name, servers, list(tools.values()), queries)
+    train = queries("train")
+    if split == "test":
+        dataset = RetrievalDataset("toollens", servers, list(tools.values()), queries("test"))
+        dataset.logged = _by_tool(train)
+        return dataset
+    # The published tune split repeats the test split line for line, so dev is drawn from train.
+    dev = random.Random(1).sample(train, min(TOOLLENS_DEV_SAMPLE, len(train)))
+    return RetrievalDataset("toollens-dev", servers, list(tools.values()), dev)
 
 
 _TOOLLENS = re.compile(

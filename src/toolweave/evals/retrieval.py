@@ -9,10 +9,14 @@ Document styles:
     spec         the tool's own segments: name + first sentence, other sentences, arguments
     enhanced     spec + generated example queries and key topics (the default index)
     enhanced-1v  the enhanced document as one text and one vector (single-vector ablation)
+    warm         enhanced + up to 20 logged queries per tool from a split disjoint from the test
+                 queries (ToolE queries outside the test sample, Seal-Tools dev, ToolLens train);
+                 reported apart from the zero-shot rows, and skipped where no such split exists
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +25,7 @@ from typing import Literal
 
 import numpy as np
 
-from toolweave.catalog.augment import generated_segments
+from toolweave.catalog.augment import LoggedQueries, generated_segments
 from toolweave.catalog.documents import build_tool_doc, readable_name, spec_segments
 from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
@@ -30,9 +34,10 @@ from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.types import Segment, ToolDoc, ToolSpec
 
-Style = Literal["plain", "spec", "enhanced", "enhanced-1v"]
+Style = Literal["plain", "spec", "enhanced", "enhanced-1v", "warm"]
 Progress = Callable[[str, int, int], None]
-EVAL_INDEX_VERSION = 1
+EVAL_INDEX_VERSION = 2
+WARM_QUERIES_PER_TOOL = 20  # TURA generates 20 queries per server; the same budget per tool
 
 
 @dataclass(frozen=True)
@@ -59,18 +64,24 @@ CONFIGS = {
         EvalConfig("single-vector", "enhanced-1v", RetrievalOptions()),
         EvalConfig("dense-only", "enhanced", RetrievalOptions(lexical=False)),
         EvalConfig("bm25-only", "enhanced", RetrievalOptions(dense=False)),
+        # Not zero-shot: logged queries from a disjoint split augment the index.
+        EvalConfig("warm", "warm", RetrievalOptions()),
     ]
 }
 DEFAULT_CONFIGS = list(CONFIGS)
 
 
-def document(tool: ToolSpec, style: Style) -> ToolDoc:
+def document(tool: ToolSpec, style: Style, logged: list[str] | None = None) -> ToolDoc:
     if style == "plain":
         text = f"{readable_name(tool.name)}: {tool.description}".strip(": ")
         return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="spec")])
     if style == "spec":
         return ToolDoc(tool=tool, segments=spec_segments(tool))
-    doc = build_tool_doc(tool, generated_segments(tool, readable_name(tool.server)))
+    augmentation = generated_segments(tool, readable_name(tool.server))
+    if style == "warm" and logged:
+        chosen = random.Random(tool.key).sample(logged, min(WARM_QUERIES_PER_TOOL, len(logged)))
+        augmentation += LoggedQueries({tool.key: chosen}).segments(tool)
+    doc = build_tool_doc(tool, augmentation)
     if style == "enhanced-1v":
         text = "\n".join(s.text for s in doc.segments)
         return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="generated")])
@@ -90,7 +101,11 @@ async def eval_index(
     if len(index) == len(dataset.tools):
         return index
     indexed = index.doc_hashes()
-    docs = [document(t, style) for t in dataset.tools if t.key not in indexed]
+    docs = [
+        document(t, style, dataset.logged.get(dataset.gold_key(t.key)))
+        for t in dataset.tools
+        if t.key not in indexed
+    ]
     for start in range(0, len(docs), 64):
         on_progress(f"indexing {dataset.name} ({style})", start, len(docs))
         batch = docs[start : start + 64]
@@ -183,6 +198,8 @@ async def run_retrieval_eval(
         indexes: dict[str, ToolIndex] = {}
         for config_name in configs:
             config = CONFIGS[config_name]
+            if config.style == "warm" and not dataset.logged:
+                continue  # no split disjoint from the test queries to log queries from
             if config.style not in indexes:
                 indexes[config.style] = await eval_index(
                     dataset, config.style, embedder, folder, on_progress
