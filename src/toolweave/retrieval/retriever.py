@@ -58,12 +58,17 @@ class ToolRetriever:
         queries = self.queries(question)
         started = time.perf_counter()
         dense: list[list[IndexHit]] = [[] for _ in queries]
+        embedded = started
         if self.options.dense:
-            vectors = await self.embedder.embed(queries)
+            # With several clauses only the clauses are embedded (embedding cost grows with the
+            # tokens); the whole question's dense list is their best scores per tool, which
+            # ranked as well as embedding it too on the dev splits.
+            clauses = queries[1:] or queries
+            vectors = await self.embedder.embed(clauses)
             embedded = time.perf_counter()
             dense = self.index.search_many(vectors, self.options.depth)
-        else:
-            embedded = started
+            if len(queries) > 1:
+                dense = [_best_of(dense, self.options.depth), *dense]
         ranked = [self._fuse(dense[i], text) for i, text in enumerate(queries)]
         hits = _aggregate(ranked, k)
         self.last_timing = {
@@ -87,6 +92,16 @@ class ToolRetriever:
             scores = _convex(dense, lexical, self.options.dense_weight)
         best = sorted(scores, key=lambda key: -scores[key])[:depth]
         return {key: scores[key] for key in best}, evidence
+
+
+def _best_of(lists: list[list[IndexHit]], depth: int) -> list[IndexHit]:
+    """Each tool's best hit over the lists, best first."""
+    best: dict[str, IndexHit] = {}
+    for hits in lists:
+        for hit in hits:
+            if hit.key not in best or hit.score > best[hit.key].score:
+                best[hit.key] = hit
+    return sorted(best.values(), key=lambda h: -h.score)[:depth]
 
 
 Scores = dict[str, float]  # tool key -> score, best first
