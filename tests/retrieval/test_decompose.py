@@ -27,6 +27,18 @@ from toolweave.retrieval.decompose import split_clauses
             "What is the distance between Paris and London?",
             ["What is the distance between Paris and London?"],
         ),
+        (
+            "Book a hotel in Paris and tell me the weather there tomorrow",
+            ["Book a hotel in Paris", "tell me the weather in Paris tomorrow"],
+        ),
+        (
+            "Find flights to New York. What's the time over there?",
+            ["Find flights to New York.", "What's the time in New York?"],
+        ),
+        (
+            "Book a hotel in Rome and is there a train from the airport?",
+            ["Book a hotel in Rome", "is there a train from the airport?"],
+        ),
         ("   ", []),
         ("?!", ["?!"]),
     ],

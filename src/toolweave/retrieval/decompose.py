@@ -2,6 +2,9 @@
 
 Splits at sentence ends, semicolons, and at "and"/"then"/commas only where a new request starts
 ("..., and what time is it", "... and convert ..."), so "salt and pepper" or "2,340" stay whole.
+A place named in one clause is carried into a later clause that points back at it with "there"
+("book a hotel in Paris and tell me the weather there" -> "tell me the weather in Paris"), so
+every clause can be searched and answered on its own.
 """
 
 from __future__ import annotations
@@ -23,6 +26,14 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
+# "in Paris", "to New York", "at Heathrow Airport": a preposition and capitalised words.
+_PLACE = re.compile(r"\b(?:in|at|to|near|from)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+# "there" pointing back at a place: at the end of the clause or before a time word, so that
+# "is there a train" (which points at nothing) is left alone.
+_TIME_WORDS = r"tomorrow|today|tonight|now|right now|this|next"
+_THERE = re.compile(
+    rf"\b(?:over\s+)?there\b(?=\s*(?:$|[?.!,;]|(?:{_TIME_WORDS})\b))", re.IGNORECASE
+)
 
 
 def split_clauses(question: str) -> list[SubQuery]:
@@ -35,4 +46,16 @@ def split_clauses(question: str) -> list[SubQuery]:
                 clauses.append(text)
     if not clauses and question.strip():
         clauses = [question.strip()]
-    return [SubQuery(index=i, text=text) for i, text in enumerate(clauses)]
+    return [SubQuery(index=i, text=text) for i, text in enumerate(_carry_places(clauses))]
+
+
+def _carry_places(clauses: list[str]) -> list[str]:
+    """Replace a back-pointing "there" with the latest place named in an earlier clause."""
+    carried, place = [], None
+    for clause in clauses:
+        if place and _THERE.search(clause):
+            clause = _THERE.sub(f"in {place}", clause, count=1)
+        if named := _PLACE.findall(clause):
+            place = named[-1]
+        carried.append(clause)
+    return carried
