@@ -218,7 +218,7 @@ def eval_retrieval(
 
     if list_variants:
         for c in CONFIGS.values():
-            out.print(f"{c.name:18} documents={c.style:12} {c.options}", soft_wrap=True)
+            out.print(f"{c.name:18} documents={c.style:12} {c.about}", soft_wrap=True)
         return
     settings = _settings(config)
     with _bar() as progress:

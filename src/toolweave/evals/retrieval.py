@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -44,31 +44,36 @@ WARM_QUERIES_PER_TOOL = 20  # TURA generates 20 queries per server; the same bud
 class EvalConfig:
     name: str
     style: Style
-    options: RetrievalOptions = field(default_factory=RetrievalOptions)
+    options: RetrievalOptions
+    about: str
 
 
-_NO_SPLIT = RetrievalOptions(decompose=False)
+_FULL = RetrievalOptions()
 CONFIGS = {
     c.name: c
     for c in [
         # The baseline rows of the issue: documents = name + description, no decomposition.
-        EvalConfig("bm25", "plain", RetrievalOptions(dense=False, decompose=False)),
-        EvalConfig("dense", "plain", RetrievalOptions(lexical=False, decompose=False)),
-        EvalConfig("rrf", "plain", RetrievalOptions(fusion="rrf", decompose=False)),
+        EvalConfig(
+            "bm25", "plain", RetrievalOptions(dense=False, decompose=False), "baseline: BM25"
+        ),
+        EvalConfig(
+            "dense", "plain", RetrievalOptions(lexical=False, decompose=False), "baseline: dense"
+        ),
+        EvalConfig(
+            "rrf", "plain", RetrievalOptions(fusion="rrf", decompose=False), "baseline: RRF"
+        ),
         # The full pipeline and its ablations.
-        EvalConfig("full", "enhanced", RetrievalOptions()),
-        EvalConfig("full-rrf", "enhanced", RetrievalOptions(fusion="rrf")),
-        EvalConfig("full-convex", "enhanced", RetrievalOptions(fusion="convex")),
-        EvalConfig("no-decomposition", "enhanced", _NO_SPLIT),
-        EvalConfig("no-augmentation", "spec", RetrievalOptions()),
-        EvalConfig("single-vector", "enhanced-1v", RetrievalOptions()),
-        EvalConfig("dense-only", "enhanced", RetrievalOptions(lexical=False)),
-        EvalConfig("bm25-only", "enhanced", RetrievalOptions(dense=False)),
-        # Not zero-shot: logged queries from a disjoint split augment the index.
-        EvalConfig("warm", "warm", RetrievalOptions()),
+        EvalConfig("full", "enhanced", _FULL, "the default pipeline"),
+        EvalConfig("full-rrf", "enhanced", replace(_FULL, fusion="rrf"), "RRF fusion"),
+        EvalConfig("full-convex", "enhanced", replace(_FULL, fusion="convex"), "min-max fusion"),
+        EvalConfig("no-decomposition", "enhanced", replace(_FULL, decompose=False), "no clauses"),
+        EvalConfig("no-augmentation", "spec", _FULL, "no example queries or topics"),
+        EvalConfig("single-vector", "enhanced-1v", _FULL, "one vector per tool"),
+        EvalConfig("dense-only", "enhanced", replace(_FULL, lexical=False), "no BM25"),
+        EvalConfig("bm25-only", "enhanced", replace(_FULL, dense=False), "no dense"),
+        EvalConfig("warm", "warm", _FULL, "not zero-shot: + logged queries of a disjoint split"),
     ]
 }
-DEFAULT_CONFIGS = list(CONFIGS)
 
 
 def document(tool: ToolSpec, style: Style, logged: list[str] | None = None) -> ToolDoc:
