@@ -85,7 +85,7 @@ class ToolRetriever:
         if not lexical or not dense:
             return {h.key: h.score for h in dense or lexical}, evidence
         if self.options.fusion == "zscore":
-            scores = _zscore([dense, lexical])
+            scores = _zscore([dense, lexical], depth)
         elif self.options.fusion == "rrf":
             scores = _rrf([dense, lexical], self.options.rrf_k)
         else:
@@ -108,17 +108,19 @@ Scores = dict[str, float]  # tool key -> score, best first
 Ranked = tuple[Scores, dict[str, IndexHit]]
 
 
-def _zscore(lists: list[list[IndexHit]]) -> Scores:
-    """Sum of standardised scores; a tool missing from a list gets that list's lowest value."""
+def _zscore(lists: list[list[IndexHit]], size: int) -> Scores:
+    """Sum of scores standardised over each list's top `size`. A list that ran out of hits
+    (BM25 when few tools share a word with the query) is padded with zeros, the score of the
+    tools it did not find, so that a few near-tied weak matches do not look confident."""
     standardised = []
     for hits in lists:
-        values = np.array([h.score for h in hits], dtype=np.float64)
+        floor = min(h.score for h in hits) if len(hits) >= size else 0.0
+        values = np.array([h.score for h in hits] + [floor] * (size - len(hits)))
         mean, spread = float(values.mean()), float(values.std()) or 1.0
-        standardised.append({h.key: (h.score - mean) / spread for h in hits})
-    floors = [min(z.values()) for z in standardised]
-    pairs = list(zip(standardised, floors, strict=True))
-    keys = {key for z in standardised for key in z}
-    return {key: sum(z.get(key, floor) for z, floor in pairs) for key in keys}
+        z = {h.key: (h.score - mean) / spread for h in hits}
+        standardised.append((z, (floor - mean) / spread))
+    keys = {key for z, _ in standardised for key in z}
+    return {key: sum(z.get(key, missing) for z, missing in standardised) for key in keys}
 
 
 def _rrf(lists: list[list[IndexHit]], constant: int) -> Scores:
