@@ -121,6 +121,22 @@ def test_index_then_search_the_tools(tmp_path: Path) -> None:
         ).stdout
     )
     assert hits[0]["key"] == "time.get_current_time" and hits[0]["segment"] and len(hits) == 3
+    two_parts = json.loads(
+        toolweave(
+            "tools",
+            "search",
+            "what is 15% of 80 and convert 3 miles to km",
+            "-k",
+            "4",
+            "--json",
+            cwd=tmp_path,
+        ).stdout
+    )
+    assert {"calc.percentage", "calc.convert_units"} <= {h["key"] for h in two_parts}
+    dense = json.loads(
+        toolweave("tools", "search", "time in Tokyo", "--dense", "--json", cwd=tmp_path).stdout
+    )
+    assert dense[0]["key"] == "time.get_current_time" and 0 < dense[0]["score"] <= 1
     servers = json.loads(
         toolweave(
             "tools", "search", "convert miles to km", "--servers", "--json", cwd=tmp_path

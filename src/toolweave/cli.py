@@ -162,15 +162,24 @@ def tools_search(
         bool, typer.Option("--servers", help="Rank servers instead of tools.")
     ] = False,
     lexical: Annotated[bool, typer.Option("--lexical", help="BM25 only (no embedding).")] = False,
+    dense: Annotated[bool, typer.Option("--dense", help="Dense MaxSim only (no BM25).")] = False,
     folder: IndexOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Search the tool index: scores and the segment that matched."""
+    """Search the tool index: scores and the segment that matched.
+
+    By default the full retriever: the question and its clauses, dense MaxSim and BM25 fused by
+    z-scores (scores are sums of z-scores, not cosines). --dense and --servers give MaxSim
+    cosines; --lexical gives BM25 scores."""
     from toolweave.toolbox import search_tools
 
     settings = _settings(config)
-    hits = _run(search_tools(settings, query, k=k, servers=servers, lexical=lexical, folder=folder))
+    hits = _run(
+        search_tools(
+            settings, query, k=k, servers=servers, lexical=lexical, dense=dense, folder=folder
+        )
+    )
     if as_json:
         out.print_json(json.dumps([h.model_dump() for h in hits]))
         return

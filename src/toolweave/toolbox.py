@@ -14,6 +14,7 @@ from toolweave.errors import InputError
 from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.index.build import Progress
 from toolweave.models import make_embedder, make_llm
+from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.settings import Settings
 from toolweave.types import IndexHit, ServerStatus, ToolSpec
 
@@ -96,9 +97,11 @@ async def search_tools(
     k: int = 10,
     servers: bool = False,
     lexical: bool = False,
+    dense: bool = False,
     folder: Path | None = None,
 ) -> list[IndexHit]:
-    """Search a built index (no server is started)."""
+    """Search a built index (no server is started): the full retriever (clauses, dense + BM25
+    fused), or only BM25 (`lexical`), only dense MaxSim (`dense`), or servers by MaxSim."""
     if not query.strip():
         raise InputError("the query is empty")
     folder = folder or settings.index_path()
@@ -111,7 +114,9 @@ async def search_tools(
             raise InputError(f"the tool index at {folder} is empty: run `toolweave index` first")
         if lexical:
             return index.search_text(query, k)
-        (vector,) = await embedder.embed([query])
-        return index.search(vector, k, level="server" if servers else "tool")
+        if dense or servers:
+            (vector,) = await embedder.embed([query])
+            return index.search(vector, k, level="server" if servers else "tool")
+        return await ToolRetriever(index, embedder, RetrievalOptions()).search(query, k)
     finally:
         index.close()
