@@ -8,7 +8,13 @@ Importing toolweave stays cheap: the pipeline (MCP SDK, models) loads on first u
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
+
+# OpenBLAS worker threads keep spinning after each small product (the dense search), and on a
+# small machine they take the cores the embedder needs next: one BLAS thread halved the
+# retrieval latency here (benchmarks/RESULTS.md). Set before numpy loads; a user's value wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from toolweave.errors import (
     ConfigError,
