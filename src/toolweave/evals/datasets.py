@@ -103,9 +103,10 @@ def _toole_single(root: Path, *, dev: bool) -> RetrievalDataset:
     rest = [q for q in queries if q.text not in taken]
     name = "toole-dev" if dev else "toole-single"
     chosen = random.Random(1).sample(rest, min(TOOLE_DEV_SAMPLE, len(rest))) if dev else test
-    dataset = RetrievalDataset(name, [ServerInfo(name="toole")], _toole_tools(root), chosen)
-    dataset.logged = {} if dev else _by_tool(rest)  # the dev sample is drawn from `rest`
-    return dataset
+    logged = {} if dev else _by_tool(rest)  # the dev sample is drawn from `rest`
+    return RetrievalDataset(
+        name, [ServerInfo(name="toole")], _toole_tools(root), chosen, logged=logged
+    )
 
 
 def _by_tool(queries: list[EvalQuery]) -> dict[str, list[str]]:
@@ -126,20 +127,18 @@ def _toole_multi(root: Path) -> RetrievalDataset:
         )
         for i, item in enumerate(items)
     ]
-    dataset = RetrievalDataset(
-        "toole-multi", [ServerInfo(name="toole")], _toole_tools(root), queries
+    single = _toole_single(root, dev=False)  # its tools; its queries are disjoint from these
+    return RetrievalDataset(
+        "toole-multi", single.servers, single.tools, queries, logged=single.logged
     )
-    dataset.logged = _toole_single(root, dev=False).logged  # single-tool queries, disjoint
-    return dataset
 
 
 def _seal(root: Path, split: str) -> RetrievalDataset:
     """Seal-Tools queries of `split` (test_in_domain, test_out_domain or dev)."""
     servers, tools = load_catalogue(root / "seal_tools" / "tool.jsonl")
     name = {"test_in_domain": "seal-in", "test_out_domain": "seal-out"}.get(split, "seal-dev")
-    dataset = RetrievalDataset(name, servers, tools, _seal_queries(root, split, tools))
-    dataset.logged = _by_tool(_seal_queries(root, "dev", tools)) if split != "dev" else {}
-    return dataset
+    logged = _by_tool(_seal_queries(root, "dev", tools)) if split != "dev" else {}
+    return RetrievalDataset(name, servers, tools, _seal_queries(root, split, tools), logged=logged)
 
 
 def _seal_queries(root: Path, split: str, tools: list[ToolSpec]) -> list[EvalQuery]:
@@ -184,9 +183,9 @@ def _toollens(root: Path, split: str) -> RetrievalDataset:
     servers = [ServerInfo(name=s) for s in sorted({t.server for t in tools.values()})]
     train = queries("train")
     if split == "test":
-        dataset = RetrievalDataset("toollens", servers, list(tools.values()), queries("test"))
-        dataset.logged = _by_tool(train)
-        return dataset
+        return RetrievalDataset(
+            "toollens", servers, list(tools.values()), queries("test"), logged=_by_tool(train)
+        )
     # The published tune split repeats the test split line for line, so dev is drawn from train.
     dev = random.Random(1).sample(train, min(TOOLLENS_DEV_SAMPLE, len(train)))
     return RetrievalDataset("toollens-dev", servers, list(tools.values()), dev)

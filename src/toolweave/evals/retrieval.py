@@ -29,6 +29,7 @@ from toolweave.catalog.augment import LoggedQueries, generated_segments
 from toolweave.catalog.documents import build_tool_doc, readable_name, spec_segments
 from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
+from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.store import ToolIndex
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
@@ -114,10 +115,10 @@ async def eval_index(
     for start in range(0, len(docs), 64):
         on_progress(f"indexing {dataset.name} ({style})", start, len(docs))
         batch = docs[start : start + 64]
-        texts = list(dict.fromkeys(s.text for d in batch for s in d.segments))
-        vectors = dict(zip(texts, await embedder.embed(texts), strict=True))
-        for doc in batch:
-            index.put_tool(doc, np.array([vectors[s.text] for s in doc.segments]), style)
+        groups = [d.segments for d in batch]
+        vectors = await segment_vectors(index, embedder, groups, SyncReport())
+        for doc, doc_vectors in zip(batch, vectors, strict=True):
+            index.put_tool(doc, doc_vectors, style)
     index.commit()
     return index
 

@@ -112,7 +112,7 @@ async def _sync_tools(
         on_progress("embedding tools", start, len(changed))
         batch = changed[start : start + BATCH_TOOLS]
         docs = [build_tool_doc(t, await augmentation.segments(t)) for t in batch]
-        vectors = await _vectors(index, embedder, [d.segments for d in docs], report)
+        vectors = await segment_vectors(index, embedder, [d.segments for d in docs], report)
         for doc, doc_vectors in zip(docs, vectors, strict=True):
             (report.updated if doc.tool.key in known else report.added).append(doc.tool.key)
             index.put_tool(doc, doc_vectors, doc_hash(doc.tool, augmentation))
@@ -142,11 +142,11 @@ async def _sync_servers(
         digest = hashlib.sha256("\x1f".join(s.text for s in segments).encode()).hexdigest()[:32]
         if known.get(server.name) == digest:
             continue
-        (vectors,) = await _vectors(index, embedder, [segments], report)
+        (vectors,) = await segment_vectors(index, embedder, [segments], report)
         index.put_server(server.name, server.description, segments, vectors, digest)
 
 
-async def _vectors(
+async def segment_vectors(
     index: ToolIndex, embedder: Embedder, groups: list[list[Segment]], report: SyncReport
 ) -> list[np.ndarray]:
     """One array of vectors per group of segments: stored ones reused, the rest embedded."""

@@ -4,7 +4,8 @@ sub-query, fuse, aggregate across sub-queries by max score, keep each sub-query'
     question -> [whole question] + clauses -> per query: dense hits, BM25 hits -> fusion
              -> tool score = max over queries -> top K, each clause guaranteed its top tools
 
-Fusion defaults to z-scores: each list's scores standardised over its own hits, then summed. A
+Fusion defaults to z-scores: each list's scores standardised over its top `depth` hits (a short
+list padded with zeros), then summed. A
 list whose best hits stand far above the rest (BM25 when the question names a tool's rare words,
 dense on paraphrases) counts for more on that question, so the fusion follows whichever input is
 confident instead of averaging ranks as RRF does. On the dev splits (`toolweave eval retrieval
