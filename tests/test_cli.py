@@ -349,3 +349,44 @@ def test_eval_calls_names_its_datasets(tmp_path: Path) -> None:
     run = toolweave("eval", "calls", "bfcl-everything", cwd=tmp_path)
     assert run.returncode == 2
     assert "unknown dataset 'bfcl-everything'; choose from bfcl-simple" in run.stderr
+
+
+@needs_benchmarks
+def test_eval_plans_prints_plan_quality(tmp_path: Path) -> None:
+    env = {"TOOLWEAVE_BENCHMARKS_DIR": str(BENCHMARKS)}
+    args = ["eval", "plans", "nestful-sgd", "--planner", "deterministic", "--limit", "4"]
+    run = toolweave(*args, "--json", cwd=tmp_path, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    (row,) = json.loads(run.stdout)
+    assert (row["dataset"], row["planner"], row["items"], row["llm_calls"]) == (
+        "nestful-sgd",
+        "deterministic",
+        4,
+        0,
+    )
+    assert len(row["results"]) == 4 and 0 <= row["edge_f1"] <= 1
+    unknown = toolweave("eval", "plans", "--planner", "oracle", cwd=tmp_path, env=env)
+    assert unknown.returncode == 2 and "unknown planner 'oracle'" in unknown.stderr
+
+
+def test_a_tool_that_needs_another_tools_output_gets_a_chain(tmp_path: Path) -> None:
+    server = Path(__file__).parent / "data" / "travel_server.py"
+    config = tmp_path / "toolweave.toml"
+    config.write_text(f'[mcpServers.travel]\ncommand = "{sys.executable}"\nargs = ["{server}"]\n')
+    env = {"TOOLWEAVE_CONFIG": str(config)}
+    question = "Find flights from Oslo to Rome on 3 May 2027"
+    run = toolweave("ask", question, "--json", cwd=tmp_path, env=env)
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    assert answer["route"] == "planning"
+    calls = [(o["tool"], o["arguments"]) for o in answer["observations"]]
+    assert calls == [
+        ("search_airport", {"query": "Oslo"}),
+        ("search_airport", {"query": "Rome"}),
+        (
+            "search_flights",
+            {"originSkyId": "OSL", "destinationSkyId": "FCO", "date": "2027-05-03"},
+        ),
+    ]
+    assert "3 flights OSL to FCO on 2027-05-03" in answer["text"]
+    assert any("to give s3 its originSkyId" in note for note in answer["notes"])

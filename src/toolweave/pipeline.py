@@ -22,6 +22,7 @@ from toolweave.execution.scheduler import Budget, Event
 from toolweave.grounding.tool import in_process
 from toolweave.index import ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
+from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.llm_planner import llm_plan
 from toolweave.planning.planner import find_tool, plan_steps
 from toolweave.planning.router import route
@@ -41,6 +42,7 @@ from toolweave.types import (
 )
 
 Progress = Callable[[str], None]
+PlanEvents = Callable[[Event, Plan], None]
 DIRECT_REPLY = "Hello! Ask me a question: I answer it with the connected tools and documents."
 
 
@@ -71,6 +73,11 @@ def describe_event(event: Event, plan: Plan) -> str:
     timing = f" in {event.elapsed_ms:.0f} ms" if event.elapsed_ms is not None else ""
     detail = f": {event.detail}" if event.detail else ""
     return f"{event.step_id} {name}: {event.kind}{timing}{detail}"
+
+
+def _report(event: Event, plan: Plan, on_progress: Progress, on_event: PlanEvents) -> None:
+    on_event(event, plan)
+    on_progress(describe_event(event, plan))
 
 
 def budget_of(ask: AskSettings) -> Budget:
@@ -115,9 +122,11 @@ async def ask(
     *,
     today: date | None = None,
     on_progress: Progress = lambda _: None,
+    on_event: PlanEvents = lambda _event, _plan: None,
     schema: dict[str, Any] | None = None,
 ) -> Answer:
     """Answer a question with the configured MCP servers and models; store the run's trace.
+    `on_progress` hears the stage, `on_event` each scheduler event with the plan it is about.
     With `schema` (a JSON Schema) the answer is also given as a JSON value valid for it, in
     `Answer.data` (this needs an LLM)."""
     question = check_question(question, settings.ask.max_question_chars)
@@ -129,7 +138,9 @@ async def ask(
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
     else:
         llm = RecordingLLM(make_llm(settings.llm))
-        answer = await _answer_with_tools(question, settings, llm, today, on_progress, schema)
+        answer = await _answer_with_tools(
+            question, settings, llm, today, (on_progress, on_event), schema
+        )
         llm_calls = llm.calls
     if settings.ask.traces:
         # SQLite blocks: off the event loop, which may be serving other questions.
@@ -143,9 +154,10 @@ async def _answer_with_tools(
     settings: Settings,
     llm: LLM,
     today: date,
-    on_progress: Progress,
+    listeners: tuple[Progress, PlanEvents],
     schema: dict[str, Any] | None,
 ) -> Answer:
+    on_progress, on_event = listeners
     started, timer = time.perf_counter(), _Timer()
     embedder = make_embedder(settings.embedder)
     subqueries = split_clauses(question)
@@ -166,7 +178,7 @@ async def _answer_with_tools(
                 candidates = rank_tools(index, pool.tools, clause_vectors)
                 fallback = find_tool(pool.tools, settings.ask.fallback_tool)
                 plan, notes = await make_plan(
-                    question, subqueries, candidates, fallback, settings, llm, set(pool.statuses)
+                    question, subqueries, candidates, fallback, settings, llm, pool, today
                 )
                 decision = route(question, plan, {t.key: t for t in pool.tools}, today)
             with timer.stage("execute"):
@@ -179,7 +191,7 @@ async def _answer_with_tools(
                         llm,
                         today=today,
                         budget=budget_of(settings.ask),
-                        on_event=lambda event: on_progress(describe_event(event, plan)),
+                        on_event=lambda event: _report(event, plan, on_progress, on_event),
                     )
             stopping = time.perf_counter()
     finally:
@@ -219,7 +231,8 @@ async def make_plan(
     fallback: ToolSpec | None,
     settings: Settings,
     llm: LLM,
-    servers: set[str],
+    pool: ServerPool,
+    today: date,
 ) -> tuple[Plan, list[str]]:
     """The plan (validated and repaired) and notes on how it was made."""
     min_score = settings.ask.min_tool_score
@@ -229,8 +242,9 @@ async def make_plan(
         )
         return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
     plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=fallback)
-    check = validate_plan(plan, servers=servers)
-    return check.plan, [*check.repairs, *check.problems]
+    plan, notes = link_data_flow(plan, {t.key: t for t in pool.tools}, question, today)
+    check = validate_plan(plan, servers=set(pool.statuses))
+    return check.plan, [*notes, *check.repairs, *check.problems]
 
 
 async def _final_form(

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from toolweave.execution.arguments import fill_arguments, param_kind
+from toolweave.execution.arguments import extract_arguments, fill_arguments, param_kind
 from toolweave.models import NoLLM
 from toolweave.types import ToolSpec
 
@@ -137,3 +137,22 @@ async def test_optional_counts_are_not_taken_from_stray_numbers() -> None:
 async def test_a_percent_parameter_needs_a_percentage() -> None:
     filled = await fill_arguments(PERCENTAGE, "what is 2 and 2", NoLLM(), today=TODAY)
     assert "percent" not in filled.arguments and filled.problem
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a bus from New York to Boston", {"origin": "New York", "destination": "Boston"}),
+        ("a bus to Boston from New York", {"origin": "New York", "destination": "Boston"}),
+        # No "from" or "to": the places in their order, as for any place parameter.
+        ("a bus in Lyon", {"origin": "Lyon"}),
+    ],
+)
+def test_origin_and_destination_follow_from_and_to(text: str, expected: dict[str, str]) -> None:
+    schema = {"properties": {"origin": {"type": "string"}, "destination": {"type": "string"}}}
+    assert extract_arguments(schema, text, TODAY).arguments == expected
+
+
+def test_an_identifier_is_no_place() -> None:
+    schema = {"properties": {"locationId": {"type": "string"}, "city": {"type": "string"}}}
+    assert extract_arguments(schema, "restaurants in Rome", TODAY).arguments == {"city": "Rome"}

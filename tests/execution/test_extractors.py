@@ -93,3 +93,23 @@ def test_unit_conversions() -> None:
 )
 def test_math_expression(text: str, expression: str | None) -> None:
     assert ex.math_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        ("find hotels in London.", ["London"]),
+        ("flights to Washington D.C.", ["Washington D.C."]),
+        ("from New York to London on August 15", ["New York", "London"]),
+        ("a weekend in Stratford upon Avon", ["Stratford upon Avon"]),
+    ],
+)
+def test_place_names_end_where_the_name_does(text: str, places: list[str]) -> None:
+    assert ex.places(text) == places
+
+
+def test_the_place_of_a_role() -> None:
+    text = "a flight to Rome from Oslo"
+    assert ex.place_for_role(text, "origin") == "Oslo"
+    assert ex.place_for_role(text, "destination") == "Rome"
+    assert ex.place_for_role("a flight in June", "origin") is None

@@ -49,3 +49,23 @@ def test_split_clauses(question: str, clauses: list[str]) -> None:
 
 def test_indices_are_positions() -> None:
     assert [s.index for s in split_clauses("What is 2+2, and what is 3+3?")] == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses"),
+    [
+        # A quoted list goes on after ", and"; "Then," and "After that," are no requests.
+        (
+            "Plan a route through 'Rome', 'Pisa', and 'Siena'. Then, find the lyrics of "
+            "'Yesterday'. After that, calculate the pace.",
+            [
+                "Plan a route through 'Rome', 'Pisa', and 'Siena'.",
+                "find the lyrics of 'Yesterday'.",
+                "calculate the pace.",
+            ],
+        ),
+        ("Search for a car in Oslo and reserve it.", ["Search for a car in Oslo", "reserve it."]),
+    ],
+)
+def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> None:
+    assert [s.text for s in split_clauses(question)] == clauses

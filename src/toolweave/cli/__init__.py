@@ -16,7 +16,6 @@ from rich.table import Table
 from toolweave import __version__
 from toolweave.cli.common import (
     ConfigOption,
-    Spinner,
     configure_logging,
     err,
     fail,
@@ -26,6 +25,7 @@ from toolweave.cli.common import (
 )
 from toolweave.cli.evals import eval_app
 from toolweave.cli.gateway import gateway_app
+from toolweave.cli.live import PlanView
 from toolweave.cli.tools import index_command, tools_app
 from toolweave.cli.traces import trace_app
 from toolweave.errors import InputError
@@ -77,9 +77,15 @@ def ask(
 
     output_schema = _read_schema(schema) if schema else None
     quiet = as_json or answer_only or schema is not None
-    with Spinner(enabled=not quiet) as progress:
+    with PlanView(enabled=not quiet) as view:
         answer = run_or_exit(
-            run_ask(question, settings, on_progress=progress, schema=output_schema)
+            run_ask(
+                question,
+                settings,
+                on_progress=view.message,
+                on_event=view.event,
+                schema=output_schema,
+            )
         )
     if as_json:
         out.print_json(answer.model_dump_json())

@@ -86,24 +86,6 @@ class Bar:
             self.progress.stop()
 
 
-class Spinner:
-    """A spinner on stderr for `(message)` callbacks while the pipeline runs (only on a
-    terminal)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.status = err.status("starting") if enabled and sys.stderr.isatty() else None
-
-    def __enter__(self) -> Any:
-        if self.status is None:
-            return lambda _message: None
-        self.status.start()
-        return lambda message: self.status.update(message) if self.status else None
-
-    def __exit__(self, *exc: object) -> None:
-        if self.status is not None:
-            self.status.stop()
-
-
 def configure_logging() -> None:
     """Warnings and errors on stderr. Configured before anything else: libraries that set up
     logging themselves (the MCP SDK's in-process servers) then leave it alone, and loggers that

@@ -1,4 +1,4 @@
-"""`toolweave eval retrieval` and `toolweave eval calls`: metrics on the shared benchmarks."""
+"""`toolweave eval retrieval`, `calls` and `plans`: metrics on the shared benchmarks."""
 
 from __future__ import annotations
 
@@ -89,6 +89,46 @@ def eval_calls(
                 list(datasets or DATASETS),
                 make_llm(settings.llm),
                 make_embedder(settings.embedder),
+                limit=limit,
+                on_progress=progress,
+            )
+        )
+    _print_rows(rows, markdown, as_json)
+
+
+@eval_app.command("plans")
+def eval_plans(
+    datasets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="nestful-executable, nestful-glaive, nestful-sgd (default: all three)."
+        ),
+    ] = None,
+    planners: Annotated[
+        list[str] | None,
+        typer.Option("--planner", help="deterministic or llm (repeatable; default: both)."),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="At most this many items per dataset (seeded sample).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Plan quality on NESTFUL: call F1, data-flow edge F1, tool names in order and full-sequence
+    accuracy, per planner (deterministic; llm = the configured LLM)."""
+    from toolweave.evals.plans import DATASETS, PLANNERS, markdown, run_plan_eval
+    from toolweave.models import make_embedder, make_llm
+
+    settings = load_or_exit(config)
+    with Bar() as progress:
+        rows = run_or_exit(
+            run_plan_eval(
+                settings.benchmarks_dir,
+                list(datasets or DATASETS),
+                list(planners or PLANNERS),
+                make_llm(settings.llm),
+                make_embedder(settings.embedder),
+                min_score=settings.ask.min_tool_score,
                 limit=limit,
                 on_progress=progress,
             )

@@ -22,6 +22,15 @@ from toolweave.types import ToolSpec
 
 # Parameters that name a place: filled from "in Paris", and never invented (the router asks).
 PLACE_WORDS = {"city", "location", "place", "country", "region", "town", "address", "destination"}
+PLACE_WORDS |= {"origin"}
+# Name parts that make a parameter one of two places: "from" X is the origin, "to" Y the
+# destination ("pickup_city", "destination").
+ROLE_WORDS = {
+    "origin": {"origin", "from", "source", "departure", "pickup", "start"},
+    "destination": {"destination", "to", "arrival", "dropoff", "end"},
+}
+# A name ending so is a code a tool gives, not the place its other words name ("locationId").
+IDENTIFIER_WORDS = {"id", "ids", "code", "key", "uuid"}
 QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
 EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
 NUMERIC_KINDS = {"number", "integer", "percent"}
@@ -71,6 +80,8 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "unit_to"
     if prop.get("enum"):
         return "enum"
+    if readable_name(name).split()[-1:] and readable_name(name).split()[-1] in IDENTIFIER_WORDS:
+        return "string"
     if PLACE_WORDS & set(readable_name(name).split()):
         return "place"
     if name.lower() in EXPRESSION_NAMES:
@@ -91,8 +102,8 @@ def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
     conversions = ex.unit_conversions(text)
     found_numbers = ex.numbers(ex.blank_quoted(text))
     if conversions:  # the conversion's own number comes first
-        value = conversions[0][0]
-        found_numbers.sort(key=lambda n: n.value != value)
+        own = conversions[0][0]
+        found_numbers.sort(key=lambda n: n.value != own)
     properties = schema.get("properties") or {}
     kinds = {name: param_kind(name, prop) for name, prop in properties.items()}
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
@@ -100,12 +111,29 @@ def extract_arguments(schema: dict[str, Any], text: str, today: date) -> Filled:
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
         if name not in required and kinds[name] in NUMERIC_KINDS:
             continue  # a stray number is no evidence for an optional count or limit
-        value = _extract_one(kinds[name], properties[name], text, pools, found_numbers, conversions)
+        value = _place_in_role(name, kinds[name], text, pools) or _extract_one(
+            kinds[name], properties[name], text, pools, found_numbers, conversions
+        )
         if value is not None:
             filled.put(name, value, "extracted")
         elif kinds[name] == "query" and name in required:
             filled.put(name, text, "question")  # a search takes the words as they are
     return filled
+
+
+def _place_in_role(name: str, kind: str, text: str, pools: dict[str, list[Any]]) -> str | None:
+    """For an origin or destination parameter, the place the text gives "from" or "to"."""
+    role = place_role(name) if kind == "place" else None
+    place = ex.place_for_role(text, role) if role else None
+    if place in pools["place"]:
+        pools["place"].remove(place)  # not to be given to another place parameter too
+    return place
+
+
+def place_role(name: str) -> str | None:
+    """ "origin" or "destination" when the parameter's name says which place it is."""
+    words = set(readable_name(name).split())
+    return next((role for role, names in ROLE_WORDS.items() if words & names), None)
 
 
 def _extract_one(

@@ -191,8 +191,9 @@ def timezone_mentions(text: str) -> list[tuple[int, str]]:
 
 # A capitalised name after a place preposition: "in Paris", "for New York", "near Lake Como".
 _PLACE = re.compile(
-    r"\b(?:in|at|for|near|from|to|around)\s+((?:[A-Z][\w'.-]*)(?:\s+(?:de|del|upon|on)?\s*[A-Z][\w'.-]*)*)"
+    r"\b(?P<preposition>in|at|for|near|from|to|around)\s+((?:[A-Z][\w'.-]*)(?:\s+(?:de|del|upon|on)?\s*[A-Z][\w'.-]*)*)"
 )
+_CONNECTORS = {"de", "del", "upon", "on"}
 _NOT_PLACES = (
     {"January", "February", "March", "April", "May", "June", "July", "August"}
     | {"September", "October", "November", "December", "Monday", "Tuesday", "Wednesday"}
@@ -203,13 +204,35 @@ _NOT_PLACES = (
 def places(text: str) -> list[str]:
     """Place names the text gives: a capitalised name after "in", "at", "for", "near"...,
     then any city the timezone table knows (which also finds them written in lower case)."""
-    found = [m.group(1) for m in _PLACE.finditer(text) if m.group(1) not in _NOT_PLACES]
+    found = [name for _, name in _named_places(text)]
     for position, _zone in timezone_mentions(text):
         name = re.match(r"[A-Za-z][\w/+-]*(?:\s+[A-Za-z][\w/+-]*)*", text[position:])
         word = name.group().split()[0] if name else ""
         if word and not any(word.lower() in f.lower() for f in found):
             found.append(word.title())
     return found
+
+
+def _named_places(text: str) -> list[tuple[str, str]]:
+    """(preposition, place) for each capitalised name after a preposition of place."""
+    found = []
+    for match in _PLACE.finditer(text):
+        # A sentence's full stop is no part of the name; "D.C." and "St." keep theirs.
+        name = re.sub(r"(?<=[a-z]{2})\.$", "", match.group(2))
+        words = name.split()
+        # "London on August 15": the name ends before a month or a day.
+        cut = next((n for n, word in enumerate(words) if word in _NOT_PLACES), len(words))
+        while cut and words[cut - 1] in _CONNECTORS:
+            cut -= 1
+        if cut:
+            found.append((match["preposition"], " ".join(words[:cut])))
+    return found
+
+
+def place_for_role(text: str, role: str) -> str | None:
+    """The place a role names: "from" X for an origin, "to" Y for a destination."""
+    wanted = {"origin": "from", "destination": "to"}[role]
+    return next((name for word, name in _named_places(text) if word == wanted), None)
 
 
 def clock_time_position(text: str) -> int | None:

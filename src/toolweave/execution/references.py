@@ -77,6 +77,16 @@ def map_strings(value: Any, change: Callable[[str], Any]) -> Any:
     return value
 
 
+def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict[str, Any]:
+    """`{{T1.result.x}}` -> `{{s1.result.x}}` for each id in `ids`; other ids stay as they are."""
+
+    def rename(match: re.Match[str]) -> str:
+        return "{{" + f"{ids.get(match['step'], match['step'])}.result{match['path']}" + "}}"
+
+    renamed: dict[str, Any] = map_strings(arguments, lambda text: REFERENCE.sub(rename, text))
+    return renamed
+
+
 def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
     step = match["step"]
     path = match["path"].split(".")[1:]

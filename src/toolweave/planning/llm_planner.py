@@ -12,16 +12,13 @@ planner plans instead, and the notes say why.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolweave.catalog.documents import clip, sentences
 from toolweave.errors import LLMError
 from toolweave.execution.arguments import json_type
-
-# Private, but the one walker over argument strings: a second copy here would drift from it.
-from toolweave.execution.references import REFERENCE, map_strings
+from toolweave.execution.references import rename_references
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
 from toolweave.planning.planner import plan_steps
@@ -233,13 +230,3 @@ def _arguments(
     if foreign := [name for name in given if name not in known]:
         notes.append(f"{step_id}: {tool.key} has no parameter {', '.join(foreign)}: dropped it")
     return {name: value for name, value in given.items() if name in known}
-
-
-def rename_references(arguments: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
-    """`{{T1.result.x}}` -> `{{s1.result.x}}` wherever it occurs; unknown ids stay as they are."""
-
-    def rename(match: re.Match[str]) -> str:
-        return "{{" + f"{ids.get(match['step'], match['step'])}.result{match['path']}" + "}}"
-
-    renamed: dict[str, Any] = map_strings(arguments, lambda text: REFERENCE.sub(rename, text))
-    return renamed

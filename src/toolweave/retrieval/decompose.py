@@ -17,15 +17,23 @@ from toolweave.types import SubQuery
 OPENERS = (
     "what|whats|what's|how|who|whom|whose|when|where|which|why|is|are|was|were|do|does|did|can|"
     "could|will|would|should|tell|show|give|find|get|list|convert|calculate|compute|search|"
-    "look|check|read|summari[sz]e|compare|explain|also|then|please"
+    "look|check|read|summari[sz]e|compare|explain|also|then|please|book|reserve|buy|order|"
+    "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
+    "generate|recommend|suggest|estimate|predict|track|play|post|download"
 )
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+")
+# ", and" starts a new request unless a quoted list goes on ("'Rome', 'Paris', and 'Oslo'").
 _CLAUSE_BREAK = re.compile(
-    rf"\s*(?:,\s*(?:and|then|and then|and also)\s+|,\s+(?=(?:{OPENERS})\b)|"
+    rf"\s*(?:,\s*(?:and|then|and then|and also)\s+(?![\"'‘“])|,\s+(?=(?:{OPENERS})\b)|"
     rf"\s+(?:and|and then|then|and also)\s+(?=(?:{OPENERS})\b))",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
+# A piece that is only a connective ("Then, find ...", "After that, ...") is no request.
+_CONNECTIVE = re.compile(
+    r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly)$",
+    re.IGNORECASE,
+)
 # "in Paris", "to New York", "at Heathrow Airport": a preposition and capitalised words.
 _PLACE = re.compile(r"\b(?:in|at|to|near|from)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 # "there" pointing back at a place: at the end of the clause or before a time word, so that
@@ -42,7 +50,7 @@ def split_clauses(question: str) -> list[SubQuery]:
     for sentence in _SENTENCE_END.split(question.strip()):
         for piece in _CLAUSE_BREAK.split(sentence):
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
-            if re.search(r"\w", text):
+            if re.search(r"\w", text) and not _CONNECTIVE.match(text):
                 clauses.append(text)
     if not clauses and question.strip():
         clauses = [question.strip()]

@@ -1,0 +1,389 @@
+"""Plan quality on NESTFUL: toolweave's planners against gold sequences of nested calls.
+
+Each NESTFUL item is a question and the calls that answer it, in order, where an argument may be
+an earlier call's output (`$var1.skyId$`): a data-flow DAG. The system under test sees the
+question and the subset's tool specs (39 executable, 64 Glaive, 30 SGD tools), never the gold:
+  clauses      `split_clauses`, each shortlisted against the tools' "name: description"
+               documents (as `toolweave eval calls` does)
+  plan         deterministic: `plan_steps` (a tool per clause at `ask.min_tool_score`), then
+               `link_data_flow` (carried values, references to earlier outputs, producer steps);
+               llm: `llm_plan` with the configured LLM (TURA-style tasks, schema-constrained)
+  arguments    the step agent (`prepare_step`): extractors, then the LLM for what they leave;
+               the deterministic planner gets no LLM at all
+Scores per item, averaged over items:
+  call F1      the predicted tool names against the gold ones, as multisets
+  edge F1      data-flow edges (producer tool, consumer tool, consumer parameter), as multisets
+  names        the predicted tool names in the gold order, exactly
+  full         the whole sequence: names, argument names and values (strings compared without
+               case, numbers as numbers, references by the position of the call they point to
+               and the path inside its output), as NESTFUL's full-sequence accuracy
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from toolweave.errors import InputError
+from toolweave.evals.calls import TextVectors, shortlist
+from toolweave.evals.datasets import read_file
+from toolweave.evals.retrieval import Progress, percentile
+from toolweave.execution.references import REFERENCE, map_strings
+from toolweave.execution.step_agent import prepare_step
+from toolweave.models.base import LLM, Embedder, NoLLM
+from toolweave.planning.dataflow import link_data_flow
+from toolweave.planning.llm_planner import llm_plan
+from toolweave.planning.planner import plan_steps
+from toolweave.retrieval.decompose import split_clauses
+from toolweave.types import Plan, ToolSpec
+
+PLANNERS = ("deterministic", "llm")
+SUBSETS = {
+    "nestful-executable": ("executable/executable-data.json", "executable/executable-spec.json"),
+    "nestful-glaive": (
+        "non-executable/non-executable-glaive-data.json",
+        "non-executable/non-executable-glaive-spec.json",
+    ),
+    "nestful-sgd": (
+        "non-executable/non-executable-sgd-data.json",
+        "non-executable/non-executable-sgd-spec.json",
+    ),
+}
+DATASETS = tuple(SUBSETS)
+NESTFUL_REFERENCE = re.compile(r"\$(?P<label>var\d+)(?P<path>(?:[.\[][^$]*)?)\$")
+JSON_TYPES = {"string", "number", "integer", "boolean", "array", "object"}
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One call of a sequence; `arguments` hold references as (position, path) pairs."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlanCase:
+    id: str
+    question: str
+    gold: list[PlannedCall]
+
+
+@dataclass
+class PlanDataset:
+    name: str
+    tools: list[ToolSpec]
+    cases: list[PlanCase]
+
+
+@dataclass
+class PlanItem:
+    id: str
+    question: str
+    predicted: list[PlannedCall]
+    call_f1: float
+    edge_f1: float
+    names: bool
+    full: bool
+
+
+@dataclass
+class PlanRow:
+    dataset: str
+    planner: str
+    items: int
+    call_f1: float
+    edge_f1: float
+    names_accuracy: float
+    full_accuracy: float
+    gold_calls: int
+    predicted_calls: int
+    llm_calls: int
+    latency_p50_ms: float
+    latency_p95_ms: float
+    results: list[PlanItem] = field(default_factory=list)
+
+
+def load_nestful(name: str, root: Path, *, limit: int | None = None, seed: int = 0) -> PlanDataset:
+    if name not in SUBSETS:
+        raise InputError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+    folder = root / "nestful"
+    data_file, spec_file = (folder / part for part in SUBSETS[name])
+    if not data_file.is_file():
+        raise InputError(
+            f"NESTFUL file {data_file} is missing: set TOOLWEAVE_BENCHMARKS_DIR or the "
+            "benchmarks_dir setting to the folder that holds nestful/"
+        )
+    server = name.removeprefix("nestful-")
+    tools = [nestful_tool(spec, server) for spec in json.loads(read_file(spec_file))]
+    cases = [
+        PlanCase(f"{server}-{n}", item["input"], gold_calls(item["output"]))
+        for n, item in enumerate(json.loads(read_file(data_file)))
+    ]
+    if limit is not None and limit < len(cases):
+        cases = random.Random(seed).sample(cases, limit)
+    return PlanDataset(name, tools, cases)
+
+
+def nestful_tool(spec: dict[str, Any], server: str) -> ToolSpec:
+    """A NESTFUL spec as a ToolSpec: `query_parameters` -> input schema (SGD's
+    `allowed_values` as an enum), `output_parameters` -> output schema."""
+    parameters = spec.get("query_parameters") or {}
+    return ToolSpec(
+        server=server,
+        name=spec["name"],
+        description=spec.get("description", ""),
+        input_schema={
+            "type": "object",
+            "properties": {name: _schema(prop) for name, prop in parameters.items()},
+            "required": [name for name, prop in parameters.items() if prop.get("required")],
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                name: _schema(prop) for name, prop in (spec.get("output_parameters") or {}).items()
+            },
+        },
+    )
+
+
+def _schema(prop: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": prop.get("type") if prop.get("type") in JSON_TYPES else "string"
+    }
+    if prop.get("description"):
+        schema["description"] = prop["description"]
+    if enum := prop.get("enum") or prop.get("allowed_values"):
+        schema["enum"] = enum
+    if isinstance(prop.get("properties"), dict):
+        schema["properties"] = {
+            k: _schema(v) for k, v in prop["properties"].items() if isinstance(v, dict)
+        }
+    if isinstance(prop.get("items"), dict):
+        schema["items"] = _schema(prop["items"])
+    return schema
+
+
+def gold_calls(output: list[dict[str, Any]]) -> list[PlannedCall]:
+    """The gold calls in order, `var_result` (the answer's assembly) left out."""
+    calls = [c for c in output if c["name"] != "var_result"]
+    position = {c.get("label"): n for n, c in enumerate(calls)}
+
+    def reference(text: str) -> Any:
+        whole = NESTFUL_REFERENCE.fullmatch(text)
+        if whole is None or whole["label"] not in position:
+            return text
+        return (position[whole["label"]], _path(whole["path"]))
+
+    return [PlannedCall(c["name"], map_strings(c["arguments"], reference)) for c in calls]
+
+
+def plan_calls(plan: Plan) -> list[PlannedCall]:
+    """The plan's tool calls in order, references as (position, path) pairs."""
+    steps = [s for s in plan.steps if s.tool]
+    position = {s.id: n for n, s in enumerate(steps)}
+
+    def reference(text: str) -> Any:
+        whole = REFERENCE.fullmatch(text)
+        if whole is None or whole["step"] not in position:
+            return text
+        return (position[whole["step"]], _path(whole["path"]))
+
+    return [PlannedCall(s.tool, map_strings(s.arguments, reference)) for s in steps]
+
+
+def _path(path: str) -> str:
+    """'.author[0].id' and '.author.0.id' -> 'author.0.id'."""
+    return re.sub(r"\[(\d+)\]", r".\1", path).strip(".")
+
+
+def _references(value: Any) -> Iterator[int]:
+    if isinstance(value, tuple):
+        yield value[0]
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _references(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _references(item)
+
+
+def edges(calls: list[PlannedCall]) -> Counter[tuple[str, str, str]]:
+    """(producer tool, consumer tool, consumer parameter) for every reference."""
+    found: Counter[tuple[str, str, str]] = Counter()
+    for call in calls:
+        for name, value in call.arguments.items():
+            for producer in _references(value):
+                if 0 <= producer < len(calls):
+                    found[(calls[producer].name, call.name, name)] += 1
+    return found
+
+
+def f1(predicted: Counter[Any], gold: Counter[Any]) -> float:
+    """Multiset F1; 1.0 when both are empty (nothing to find, nothing claimed)."""
+    if not predicted and not gold:
+        return 1.0
+    matched = sum((predicted & gold).values())
+    if matched == 0:
+        return 0.0
+    precision, recall = matched / sum(predicted.values()), matched / sum(gold.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+def normalise(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return ("reference", *value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        text = " ".join(value.split()).casefold()
+        try:
+            return float(text.replace(",", ""))
+        except ValueError:
+            return text
+    if isinstance(value, dict):
+        return tuple(sorted((k, normalise(v)) for k, v in value.items()))
+    return tuple(normalise(v) for v in value)
+
+
+def same_sequence(predicted: list[PlannedCall], gold: list[PlannedCall]) -> bool:
+    return len(predicted) == len(gold) and all(
+        p.name == g.name and normalise(p.arguments) == normalise(g.arguments)
+        for p, g in zip(predicted, gold, strict=True)
+    )
+
+
+def score_item(case: PlanCase, predicted: list[PlannedCall]) -> PlanItem:
+    return PlanItem(
+        id=case.id,
+        question=case.question,
+        predicted=predicted,
+        call_f1=f1(Counter(c.name for c in predicted), Counter(c.name for c in case.gold)),
+        edge_f1=f1(edges(predicted), edges(case.gold)),
+        names=[c.name for c in predicted] == [c.name for c in case.gold],
+        full=same_sequence(predicted, case.gold),
+    )
+
+
+async def make_plan(
+    question: str,
+    tools: list[ToolSpec],
+    vectors: TextVectors,
+    planner: str,
+    llm: LLM,
+    *,
+    min_score: float,
+    today: date,
+) -> Plan:
+    """The plan the planner makes for the question, its steps' arguments filled."""
+    subqueries = split_clauses(question)
+    candidates = [await shortlist(s.text, tools, vectors) for s in subqueries]
+    by_key = {t.key: t for t in tools}
+    if planner == "llm":
+        made = await llm_plan(
+            question, subqueries, candidates, llm, min_score=min_score, fallback=None
+        )
+        plan = made.plan
+    else:
+        plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=None)
+        plan, _ = link_data_flow(plan, by_key, question, today)
+    for step in plan.steps:
+        await prepare_step(step, by_key, llm, today)
+    return plan
+
+
+async def evaluate_plans(
+    dataset: PlanDataset,
+    planner: str,
+    llm: LLM,
+    embedder: Embedder,
+    *,
+    min_score: float,
+    today: date,
+    on_progress: Progress = lambda *_: None,
+) -> PlanRow:
+    llm = llm if planner == "llm" else NoLLM("the deterministic planner uses no LLM")
+    vectors = TextVectors(embedder)
+    await vectors.of_tools(dataset.tools)
+    requests = llm.usage.requests
+    items, latencies = [], []
+    for n, case in enumerate(dataset.cases):
+        on_progress(f"{dataset.name} ({planner})", n, len(dataset.cases))
+        started = time.perf_counter()
+        plan = await make_plan(
+            case.question, dataset.tools, vectors, planner, llm, min_score=min_score, today=today
+        )
+        latencies.append((time.perf_counter() - started) * 1000)
+        items.append(score_item(case, plan_calls(plan)))
+    count = max(len(items), 1)
+    return PlanRow(
+        dataset=dataset.name,
+        planner=planner,
+        items=len(items),
+        call_f1=round(sum(i.call_f1 for i in items) / count, 4),
+        edge_f1=round(sum(i.edge_f1 for i in items) / count, 4),
+        names_accuracy=round(sum(i.names for i in items) / count, 4),
+        full_accuracy=round(sum(i.full for i in items) / count, 4),
+        gold_calls=sum(len(c.gold) for c in dataset.cases),
+        predicted_calls=sum(len(i.predicted) for i in items),
+        llm_calls=llm.usage.requests - requests,
+        latency_p50_ms=percentile(latencies, 50),
+        latency_p95_ms=percentile(latencies, 95),
+        results=items,
+    )
+
+
+def markdown(rows: list[PlanRow]) -> str:
+    header = ["dataset", "planner", "items", "call F1", "edge F1", "names in order"]
+    header += ["full sequence", "gold calls", "predicted calls", "LLM calls", "p50 ms", "p95 ms"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        cells = [r.dataset, r.planner, str(r.items), f"{r.call_f1:.3f}", f"{r.edge_f1:.3f}"]
+        cells += [f"{r.names_accuracy:.3f}", f"{r.full_accuracy:.3f}", str(r.gold_calls)]
+        cells += [str(r.predicted_calls), str(r.llm_calls)]
+        cells += [f"{r.latency_p50_ms:.0f}", f"{r.latency_p95_ms:.0f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+async def run_plan_eval(
+    benchmarks_dir: Path,
+    datasets: list[str],
+    planners: list[str],
+    llm: LLM,
+    embedder: Embedder,
+    *,
+    min_score: float,
+    limit: int | None = None,
+    on_progress: Progress = lambda *_: None,
+    today: date | None = None,
+) -> list[PlanRow]:
+    """One row per dataset and planner; `limit` items sampled per dataset (seed 0)."""
+    if unknown := [p for p in planners if p not in PLANNERS]:
+        raise InputError(f"unknown planner {unknown[0]!r}; choose from {', '.join(PLANNERS)}")
+    rows = []
+    for name in datasets:
+        dataset = load_nestful(name, benchmarks_dir, limit=limit)
+        for planner in planners:
+            rows.append(
+                await evaluate_plans(
+                    dataset,
+                    planner,
+                    llm,
+                    embedder,
+                    min_score=min_score,
+                    today=today or date.today(),
+                    on_progress=on_progress,
+                )
+            )
+    return rows

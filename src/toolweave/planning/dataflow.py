@@ -1,0 +1,303 @@
+"""Data flow for the deterministic planner: where a step's missing inputs come from.
+
+A required parameter that the step's own clause does not give (the extractors find nothing) is
+taken, in this order:
+  1. from another clause of the question, when it is a value a user names (a date, a clock time,
+     a place, a time zone, a quoted string): a carried entity ("flights on 1 May ... and hotels"
+     books the hotel for 1 May);
+  2. from an earlier step's result, when that step's tool declares an output field meaning the
+     same (`skyId` for `originSkyId`, `author[0].id` for `author_id`): the argument becomes the
+     reference `{{s1.result.skyId}}` and the step depends on s1;
+  3. from a connected tool the plan does not use yet, when it outputs the field and the clause
+     gives its own required inputs: a producer step goes in front (a toolchain: the airport
+     search before the flight search).
+A role in the parameter's name ("origin", "destination") is a separate producer each, given the
+place the clause names "from" or "to". What nothing produces stays
+missing, for the step agent or, for a place, for the router's clarifying question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from toolweave.catalog.documents import readable_name
+from toolweave.execution import extractors as ex
+from toolweave.execution.arguments import (
+    QUERY_NAMES,
+    extract_arguments,
+    json_type,
+    param_kind,
+    place_role,
+)
+from toolweave.execution.references import rename_references
+from toolweave.types import Candidate, Plan, Step, ToolSpec
+
+# Kinds of value a user names, so one named anywhere in the question may be carried to a step.
+CARRIED_KINDS = {"date", "time", "place", "timezone"}
+NESTING = 3
+# Parameters that take a thing's content, so that "send it" means: send the previous result.
+CONTENT_NAMES = QUERY_NAMES | {"message", "content", "body", "data", "value", "number", "amount"}
+PRONOUN = re.compile(
+    r"\b(?:it|them|the result|that result|this)\b", re.IGNORECASE
+)  # how deep output schemas are searched for fields
+
+
+@dataclass(frozen=True)
+class OutputField:
+    path: str  # "author.0.id": how a reference reaches it
+    tokens: tuple[str, ...]  # ("author", "id"): the path's words, list indexes left out
+    kind: str = "string"  # its JSON type
+
+
+@dataclass(frozen=True)
+class Match:
+    field: OutputField
+    role: str  # the parameter's words before the field's ("origin" for originSkyId), or ""
+
+
+def link_data_flow(
+    plan: Plan, tools: dict[str, ToolSpec], question: str, today: date
+) -> tuple[Plan, list[str]]:
+    """A copy of `plan` whose steps take their missing inputs as described above, with producer
+    steps added where needed (steps renumbered s1..sN in order), and notes on what was linked."""
+    linker = _Linker(tools, question, today)
+    for step in plan.model_copy(deep=True).steps:
+        linker.add(step)
+    plan = linker.renumbered()
+    notes = [
+        f"added {p.id} ({p.server}.{p.tool}) to give {step.id} its {name}"
+        for p, step, name in linker.added
+    ]
+    return plan, notes
+
+
+@dataclass
+class _Links:
+    """What one step's references already use."""
+
+    roles: dict[str, str] = field(default_factory=dict)  # role -> the step serving it
+    fields: set[tuple[str, str]] = field(default_factory=set)  # (step id, output path)
+
+    def may_serve(self, role: str, producer: str) -> bool:
+        """One producer per role: the origin's airport is not the destination's."""
+        others = {served for other, served in self.roles.items() if other != role}
+        return self.roles.get(role, producer) == producer and producer not in others
+
+
+class _Linker:
+    def __init__(self, tools: dict[str, ToolSpec], question: str, today: date) -> None:
+        self.tools, self.question, self.today = tools, question, today
+        self.steps: list[Step] = []
+        self.added: list[tuple[Step, Step, str]] = []  # producer, consumer, parameter
+        self.fresh = 0
+
+    def add(self, step: Step) -> None:
+        tool = self.tools.get(f"{step.server}.{step.tool}")
+        if step.problem is None and tool is not None:
+            self._fill(step, tool)
+        self.steps.append(step)
+
+    def _fill(self, step: Step, tool: ToolSpec) -> None:
+        missing = _missing(tool, step, self.today)
+        carried = extract_arguments(_only(tool.input_schema, missing), self.question, self.today)
+        for name in missing:
+            kind = param_kind(name, tool.input_schema["properties"].get(name, {}))
+            if kind in CARRIED_KINDS and name in carried.arguments:
+                step.arguments[name] = carried.arguments[name]
+                step.argument_origins[name] = "question"
+        links = _Links()
+        for name in missing:
+            if name not in step.arguments:
+                self._link(step, tool, name, links)
+        if any(origin == "reference" for origin in step.argument_origins.values()):
+            # The references fit this tool: the step agent must not switch to another.
+            step.candidates = [c for c in step.candidates if c.tool.key == tool.key]
+
+    def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links) -> None:
+        earlier = [s for s in reversed(self.steps) if s.problem is None]  # the nearest first
+        for producer in earlier:
+            match = self._match(producer, name)
+            if match and links.may_serve(match.role, producer.id):
+                self._refer(step, name, producer, match, links)
+                return
+        kind = json_type((tool.input_schema.get("properties") or {}).get(name, {}))
+        for producer in earlier:
+            named = self._mentioned(producer, step.subquery.text, kind, links)
+            if named is not None:
+                self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
+                return
+        if earlier and name.lower() in CONTENT_NAMES and PRONOUN.search(step.subquery.text):
+            # "get a joke and send it": "it" is the previous step's result.
+            pointed = self._compatible(earlier[0], kind, links)
+            if pointed is not None:
+                self._refer(step, name, earlier[0], Match(pointed, "it"), links)
+                return
+        made = self._producer(step, name)
+        if made is not None:
+            producer, match = made
+            self.steps.append(producer)
+            self.added.append((producer, step, name))
+            self._refer(step, name, producer, match, links)
+
+    def _match(self, producer: Step, name: str) -> Match | None:
+        tool = self.tools.get(f"{producer.server}.{producer.tool}")
+        return best_field(name, tool) if tool else None
+
+    def _mentioned(
+        self, producer: Step, clause: str, kind: str, links: _Links
+    ) -> OutputField | None:
+        """The producer's output field the clause names ("... with the encrypted data"), of a
+        type the parameter takes, not yet used by this step; the longest name wins."""
+        words = f" {' '.join(re.findall(r'[a-z0-9]+', readable_name(clause)))} "
+        named = [
+            out
+            for out in self._unused(producer, kind, links)
+            if f" {' '.join(out.tokens)} " in words
+        ]
+        return max(named, key=lambda out: len(out.tokens), default=None)
+
+    def _compatible(self, producer: Step, kind: str, links: _Links) -> OutputField | None:
+        """The producer's first top-level output field of a type the parameter takes."""
+        return next(
+            (out for out in self._unused(producer, kind, links) if "." not in out.path), None
+        )
+
+    def _unused(self, producer: Step, kind: str, links: _Links) -> list[OutputField]:
+        tool = self.tools.get(f"{producer.server}.{producer.tool}")
+        return [
+            out
+            for out in output_fields(tool.output_schema or {} if tool else {})
+            if kind in (out.kind, "string") and (producer.id, out.path) not in links.fields
+        ]
+
+    def _refer(self, step: Step, name: str, producer: Step, match: Match, links: _Links) -> None:
+        links.roles[match.role] = producer.id
+        links.fields.add((producer.id, match.field.path))
+        step.arguments[name] = "{{" + f"{producer.id}.result.{match.field.path}" + "}}"
+        step.argument_origins[name] = "reference"
+        if producer.id not in step.depends_on:
+            step.depends_on.append(producer.id)
+
+    def _producer(self, step: Step, name: str) -> tuple[Step, Match] | None:
+        """A new step with a connected tool that outputs `name` and whose inputs the clause
+        gives, or None."""
+        options = []
+        for tool in self.tools.values():
+            if tool.key == f"{step.server}.{step.tool}" or name in _required(tool):
+                continue  # a tool cannot feed itself, nor need what it is to give
+            if (match := best_field(name, tool)) is None:
+                continue
+            arguments = self._producer_inputs(tool, step.subquery.text, match.role)
+            if arguments is not None:
+                options.append((len(_required(tool)), tool, match, arguments))
+        if not options:
+            return None
+        _, tool, match, arguments = min(options, key=lambda option: option[0])
+        self.fresh += 1
+        producer = Step(
+            id=f"new{self.fresh}",
+            subquery=step.subquery,
+            server=tool.server,
+            tool=tool.name,
+            arguments=arguments,
+            argument_origins=dict.fromkeys(arguments, "extracted"),
+            candidates=[Candidate(tool=tool, score=1.0, matched=f"gives {name}")],
+        )
+        return producer, match
+
+    def _producer_inputs(self, tool: ToolSpec, clause: str, role: str) -> dict[str, Any] | None:
+        """The producer's required inputs from the clause (the role's place for a name or
+        search), or None when the clause lacks one."""
+        schema = tool.input_schema
+        required = _required(tool)
+        found = extract_arguments(schema, clause, self.today).arguments
+        side = place_role(role)
+        places = ex.places(clause)
+        place = (ex.place_for_role(clause, side) if side else None) or next(iter(places), None)
+        arguments = {}
+        for name in required:
+            kind = param_kind(name, (schema.get("properties") or {}).get(name, {}))
+            if kind in ("place", "query", "string") and place:
+                arguments[name] = place
+            elif name in found and found[name] != clause:
+                arguments[name] = found[name]
+            else:
+                return None
+        return arguments
+
+    def renumbered(self) -> Plan:
+        ids = {step.id: f"s{n}" for n, step in enumerate(self.steps, 1)}
+        for step in self.steps:
+            step.id = ids[step.id]
+            step.arguments = rename_references(step.arguments, ids)
+            step.depends_on = [ids.get(need, need) for need in step.depends_on]
+        return Plan(steps=self.steps)
+
+
+def _missing(tool: ToolSpec, step: Step, today: date) -> list[str]:
+    """Required parameters that neither the plan nor the step's clause gives."""
+    schema = tool.input_schema
+    found = extract_arguments(schema, step.subquery.text, today)
+    return [
+        name
+        for name in schema.get("required") or []
+        if name not in step.arguments and found.origins.get(name) != "extracted"
+    ]
+
+
+def _required(tool: ToolSpec) -> list[str]:
+    return list(tool.input_schema.get("required") or [])
+
+
+def _only(schema: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    properties = schema.get("properties") or {}
+    return {"type": "object", "properties": {n: properties.get(n, {}) for n in names}}
+
+
+def best_field(parameter: str, tool: ToolSpec) -> Match | None:
+    """The output field of `tool` that best means `parameter`: its whole path in the same
+    words, else its own name in the same words, else a name of two or more words that ends the
+    parameter's (`skyId` for `originSkyId`, role "origin")."""
+    words = tuple(readable_name(parameter).split())
+    best: tuple[int, Match] | None = None
+    for out in output_fields(tool.output_schema or {}):
+        leaf = tuple(readable_name(out.path.rsplit(".", 1)[-1]).split())
+        if words == out.tokens:
+            score, role = 3, ""
+        elif words == leaf:
+            score, role = 2, ""
+        elif len(leaf) >= 2 and words[-len(leaf) :] == leaf:
+            score, role = 1, " ".join(words[: -len(leaf)])
+        else:
+            continue
+        if best is None or score > best[0]:
+            best = (score, Match(out, role))
+    return best[1] if best else None
+
+
+def output_fields(schema: dict[str, Any], path: str = "", depth: int = 0) -> list[OutputField]:
+    """Every named field of an output schema, nested objects and list items included."""
+    fields = []
+    for name, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict):
+            continue
+        here = f"{path}.{name}" if path else name
+        words = (
+            w
+            for part in here.split(".")
+            if not part.isdecimal()
+            for w in readable_name(part).split()
+        )
+        fields.append(OutputField(here, tuple(words), json_type(prop)))
+        if (
+            depth + 1 < NESTING
+            and prop.get("type") == "array"
+            and isinstance(prop.get("items"), dict)
+        ):
+            fields.extend(output_fields(prop["items"], f"{here}.0", depth + 1))
+        elif depth + 1 < NESTING:
+            fields.extend(output_fields(prop, here, depth + 1))
+    return fields

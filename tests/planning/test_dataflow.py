@@ -1,0 +1,196 @@
+"""Data flow in the deterministic planner: carried values, references to earlier outputs, and
+producer steps put in front, over tool specs shaped like NESTFUL's and the real extractors."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from toolweave.planning.dataflow import best_field, link_data_flow, output_fields
+from toolweave.planning.validate import validate_plan
+from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
+
+TODAY = date(2026, 11, 22)
+
+
+def tool(
+    server: str, name: str, inputs: dict[str, str], outputs: dict[str, Any] | None = None
+) -> ToolSpec:
+    return ToolSpec(
+        server=server,
+        name=name,
+        input_schema={
+            "type": "object",
+            "properties": {n: {"type": t} for n, t in inputs.items()},
+            "required": list(inputs),
+        },
+        output_schema={"type": "object", "properties": outputs or {}},
+    )
+
+
+STRING, NUMBER = {"type": "string"}, {"type": "number"}
+AIRPORTS = tool("air", "search_airport", {"query": "string"}, {"skyId": STRING, "entityId": STRING})
+FLIGHTS = tool(
+    "air",
+    "search_flights",
+    {
+        "originSkyId": "string",
+        "destinationSkyId": "string",
+        "originEntityId": "string",
+        "destinationEntityId": "string",
+        "date": "string",
+    },
+    {"price": NUMBER},
+)
+HOTELS = tool("hotels", "search_hotels", {"city": "string", "checkIn": "string"})
+SALARY = tool(
+    "pay", "gross_salary", {"basic": "number", "allowance": "number"}, {"gross_salary": NUMBER}
+)
+INVOICE = tool(
+    "pay", "create_invoice", {"client": "string", "amount": "number"}, {"invoice_id": STRING}
+)
+JOKE = tool("fun", "random_joke", {}, {"joke": STRING})
+SMS = tool("sms", "send_sms", {"phone_number": "string", "message": "string"})
+CARS = tool(
+    "cars", "find_cars", {"city": "string"}, {"car_type": STRING, "pickup_location": STRING}
+)
+RESERVE = tool("cars", "reserve_car", {"car_type": "string", "pickup_location": "string"})
+TOOLS = {t.key: t for t in (AIRPORTS, FLIGHTS, HOTELS, SALARY, INVOICE, JOKE, SMS, CARS, RESERVE)}
+
+
+def plan(question: str, *steps: tuple[str, ToolSpec]) -> Plan:
+    return Plan(
+        steps=[
+            Step(
+                id=f"s{n + 1}",
+                subquery=SubQuery(index=n, text=text),
+                server=spec.server,
+                tool=spec.name,
+                candidates=[Candidate(tool=spec, score=0.5), Candidate(tool=HOTELS, score=0.4)],
+            )
+            for n, (text, spec) in enumerate(steps)
+        ]
+    )
+
+
+def link(question: str, *steps: tuple[str, ToolSpec]) -> tuple[Plan, list[str]]:
+    return link_data_flow(plan(question, *steps), TOOLS, question, TODAY)
+
+
+def test_a_producer_step_per_role_goes_in_front() -> None:
+    question = "Find flights from New York to London on August 15, 2027"
+    linked, notes = link(question, (question, FLIGHTS))
+    first, second, flights = linked.steps
+    assert [s.id for s in linked.steps] == ["s1", "s2", "s3"]
+    assert (first.tool, first.arguments) == ("search_airport", {"query": "New York"})
+    assert (second.tool, second.arguments) == ("search_airport", {"query": "London"})
+    assert flights.arguments == {
+        "originSkyId": "{{s1.result.skyId}}",
+        "originEntityId": "{{s1.result.entityId}}",
+        "destinationSkyId": "{{s2.result.skyId}}",
+        "destinationEntityId": "{{s2.result.entityId}}",
+    }
+    assert flights.depends_on == ["s1", "s2"]
+    assert notes == [
+        "added s1 (air.search_airport) to give s3 its originSkyId",
+        "added s2 (air.search_airport) to give s3 its destinationSkyId",
+    ]
+    # The date is the clause's own: the step agent extracts it when the step runs.
+    assert "date" not in flights.arguments
+    # The references fit this tool only, so the step agent keeps it.
+    assert [c.tool.key for c in flights.candidates] == ["air.search_flights"]
+    assert validate_plan(linked, {"air"}).ok
+
+
+def test_no_producer_when_the_clause_lacks_its_input() -> None:
+    question = "Find me some cheap flights"
+    linked, notes = link(question, (question, FLIGHTS))
+    assert [s.tool for s in linked.steps] == ["search_flights"]
+    assert linked.steps[0].arguments == {} and notes == []
+
+
+def test_an_earlier_steps_output_of_the_same_name_is_referenced() -> None:
+    question = "Find a rental car for tomorrow and reserve it"
+    linked, notes = link(
+        question, ("Find a rental car for tomorrow", CARS), ("reserve it", RESERVE)
+    )
+    reserve = linked.steps[1]
+    assert reserve.arguments == {
+        "car_type": "{{s1.result.car_type}}",
+        "pickup_location": "{{s1.result.pickup_location}}",
+    }
+    assert reserve.depends_on == ["s1"]
+    assert reserve.argument_origins == dict.fromkeys(reserve.arguments, "reference")
+    assert notes == []
+
+
+def test_an_output_the_clause_names_is_referenced() -> None:
+    question = (
+        "Calculate the gross salary with a basic salary of 2000 and an allowance of 500, "
+        "and create an invoice for 'ACME' with the amount of the calculated gross salary"
+    )
+    linked, _ = link(
+        question,
+        ("Calculate the gross salary with a basic salary of 2000 and an allowance of 500", SALARY),
+        ("create an invoice for 'ACME' with the amount of the calculated gross salary", INVOICE),
+    )
+    assert linked.steps[1].arguments == {"amount": "{{s1.result.gross_salary}}"}
+    assert linked.steps[1].depends_on == ["s1"]
+
+
+def test_it_means_the_previous_result_for_a_content_parameter() -> None:
+    question = "Get a random joke and send it as an SMS to the phone number +1234567890"
+    linked, _ = link(
+        question,
+        ("Get a random joke", JOKE),
+        ("send it as an SMS to the phone number +1234567890", SMS),
+    )
+    # The phone number is no content: "it" does not fill it.
+    assert linked.steps[1].arguments == {"message": "{{s1.result.joke}}"}
+
+
+def test_a_value_named_in_another_clause_is_carried() -> None:
+    question = "Find flights from Paris to Rome on 3 May 2027 and find hotels in Rome"
+    hotels = tool("hotels", "book", {"city": "string", "check_in_date": "string"})
+    linked = link_data_flow(
+        plan(question, ("find hotels in Rome", hotels)), {hotels.key: hotels}, question, TODAY
+    )[0]
+    assert linked.steps[0].arguments == {"check_in_date": "2027-05-03"}
+    assert linked.steps[0].argument_origins == {"check_in_date": "question"}
+
+
+def test_a_value_the_user_names_wins_over_an_earlier_output() -> None:
+    question = "Find a rental car in San Diego and reserve it"
+    linked, _ = link(question, ("Find a rental car in San Diego", CARS), ("reserve it", RESERVE))
+    assert linked.steps[1].arguments == {
+        "pickup_location": "San Diego",
+        "car_type": "{{s1.result.car_type}}",
+    }
+
+
+def test_the_input_plan_is_left_as_it_is() -> None:
+    question = "Find flights from New York to London"
+    original = plan(question, (question, FLIGHTS))
+    link_data_flow(original, TOOLS, question, TODAY)
+    assert [s.id for s in original.steps] == ["s1"] and original.steps[0].arguments == {}
+
+
+def test_output_fields_reach_into_objects_and_lists() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "author": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            },
+            "location": {"type": "object", "properties": {"name": STRING}},
+        },
+    }
+    fields = {f.path: (f.tokens, f.kind) for f in output_fields(schema)}
+    assert fields["author.0.id"] == (("author", "id"), "integer")
+    assert fields["location.name"] == (("location", "name"), "string")
+    books = tool("books", "by_author", {"author_id": "integer"})
+    authors = ToolSpec(server="books", name="find_author", output_schema=schema)
+    match = best_field("author_id", authors)
+    assert match is not None and match.field.path == "author.0.id"
+    assert best_field("author_id", books) is None  # no output schema: nothing to give
