@@ -390,3 +390,30 @@ def test_a_tool_that_needs_another_tools_output_gets_a_chain(tmp_path: Path) -> 
     ]
     assert "3 flights OSL to FCO on 2027-05-03" in answer["text"]
     assert any("to give s3 its originSkyId" in note for note in answer["notes"])
+
+
+TWO_HOPS = [
+    ("Ventara (album)", "Ventara is the third studio album by the band Halvorsen Lane, from 1994."),
+    ("Halvorsen Lane", "Halvorsen Lane is a rock band formed in Bergen in 1987 by Ingrid Moe."),
+    ("Bergen", "Bergen is a city on the west coast of Norway, known for its harbour and rain."),
+    ("Studio albums", "A studio album is recorded in a studio rather than at a concert."),
+]
+
+
+def test_a_multi_hop_question_is_searched_again_with_what_was_found(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "\n".join(json.dumps({"id": n, "title": t, "text": x}) for n, (t, x) in enumerate(TWO_HOPS))
+    )
+    config = tmp_path / "toolweave.toml"
+    config.write_text(f'[grounding]\ncorpus = "{corpus}"\n[llm]\nbackend = "none"\n')
+    question = "In which city was the band that recorded Ventara formed?"
+    run = toolweave("ask", question, "--json", cwd=tmp_path, env={"TOOLWEAVE_CONFIG": str(config)})
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    assert answer["route"] == "iterative"
+    queries = [o["arguments"]["query"] for o in answer["observations"]]
+    # The second query carries the bridge entity the first round brought in.
+    assert queries[0] == question and queries[1].startswith("Halvorsen Lane")
+    assert "formed in Bergen" in answer["text"]
+    assert [s["title"] for s in answer["sources"]].count("Halvorsen Lane") == 1

@@ -19,13 +19,15 @@ from toolweave.catalog.connections import ServerPool
 from toolweave.errors import InputError, LLMError
 from toolweave.execution.executor import run_plan
 from toolweave.execution.scheduler import Budget, Event
+from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.tool import in_process
 from toolweave.index import ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.llm_planner import llm_plan
 from toolweave.planning.planner import find_tool, plan_steps
-from toolweave.planning.router import route
+from toolweave.planning.router import Decision, llm_route, route
+from toolweave.planning.search_loop import planning_search
 from toolweave.planning.validate import validate_plan
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.tool_select import rank_tools
@@ -180,10 +182,18 @@ async def _answer_with_tools(
                 plan, notes = await make_plan(
                     question, subqueries, candidates, fallback, settings, llm, pool, today
                 )
-                decision = route(question, plan, {t.key: t for t in pool.tools}, today)
+                search = fallback.key if fallback else ""
+                decision = await _decide(
+                    question, plan, pool.tools, search, settings, llm, today, notes
+                )
             with timer.stage("execute"):
                 observations: list[Observation] = []
-                if decision.route != "clarify":
+                if decision.route == "iterative":
+                    on_progress("searching, reading, searching again")
+                    plan, observations = await _search_iteratively(
+                        question, plan, await gateway.get(), embedder, settings, llm, notes
+                    )
+                elif decision.route not in ("clarify", "direct"):
                     observations = await run_plan(
                         plan,
                         pool.tools,
@@ -200,8 +210,8 @@ async def _answer_with_tools(
     timer.ms["disconnect"] = round((time.perf_counter() - stopping) * 1000, 1)
     on_progress("writing the answer")
     with timer.stage("answer"):
-        text, sources, data = decision.clarification or "", list[Source](), None
-        if decision.route != "clarify":
+        text, sources, data = decision.clarification or decision.reply or "", list[Source](), None
+        if decision.route not in ("clarify", "direct"):
             text, sources = await compose_answer(
                 plan, observations, embedder, max_sources_per_step=settings.ask.max_sources_per_step
             )
@@ -222,6 +232,68 @@ async def _answer_with_tools(
         notes=notes,
         data=data,
     )
+
+
+async def _decide(
+    question: str,
+    plan: Plan,
+    tools: list[ToolSpec],
+    search: str,
+    settings: Settings,
+    llm: LLM,
+    today: date,
+    notes: list[str],
+) -> Decision:
+    """The rules' route, or the LLM router's (ask.router = "llm") with the rules as fallback."""
+    decision = route(question, plan, {t.key: t for t in tools}, today, search=search)
+    if settings.ask.router == "llm":
+        decision, kept = await llm_route(question, plan, decision, llm, search=search)
+        notes.extend([kept] if kept else [])
+    return decision
+
+
+async def _search_iteratively(
+    question: str,
+    plan: Plan,
+    gateway: SearchGateway,
+    embedder: Embedder,
+    settings: Settings,
+    llm: LLM,
+    notes: list[str],
+) -> tuple[Plan, list[Observation]]:
+    """Planning search in place of the plan's search step: a step per round, each with its query
+    and results (so the answer takes each hop's best sentence). The LLM judges the
+    evidence only when the LLM planner is chosen."""
+    started = time.perf_counter()
+    trail = await planning_search(
+        question,
+        gateway,
+        embedder,
+        llm if settings.ask.planner == "llm" else None,
+        max_rounds=min(settings.ask.search_rounds, settings.ask.max_tool_calls),
+    )
+    elapsed = round((time.perf_counter() - started) * 1000, 1)
+    steps, observations = [], []
+    for number, (query, found) in enumerate(zip(trail.queries, trail.rounds, strict=True), 1):
+        step = plan.steps[0].model_copy(
+            update={
+                "id": f"s{number}",
+                "subquery": SubQuery(index=number - 1, text=query),
+                "arguments": {"query": query},
+                "depends_on": [f"s{number - 1}"] if number > 1 else [],
+            }
+        )
+        steps.append(step)
+        observations.append(
+            Observation.of(
+                step,
+                error=None if found else "the search found nothing",
+                structured={"results": [r.model_dump(mode="json") for r in found]},
+                latency_ms=elapsed if number == 1 else 0.0,
+            )
+        )
+    notes.append(f"planning search: {len(trail.queries)} rounds, stopped: {trail.stopped}")
+    return Plan(steps=steps), observations
 
 
 async def make_plan(

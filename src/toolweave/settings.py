@@ -104,6 +104,11 @@ class AskSettings(_Section):
     # extractive: sentences of the tools' results and documents; abstractive: the LLM writes the
     # answer from the same numbered sources (citations checked, unknown ones removed).
     answer: Literal["extractive", "abstractive"] = "extractive"
+    # rules: the deterministic router; llm: the LLM chooses between answering directly, asking
+    # back, running the plan and searching iteratively (the rules decide when it cannot).
+    router: Literal["rules", "llm"] = "rules"
+    # Rounds of planning search (search, read, search again) for a multi-hop question.
+    search_rounds: int = Field(3, gt=0)
     # Budgets of one question; what does not fit is reported as not done (a partial answer).
     max_steps: int = Field(16, gt=0)
     max_tool_calls: int = Field(32, gt=0)

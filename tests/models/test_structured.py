@@ -75,3 +75,8 @@ async def test_invalid_schema_is_reported_before_calling() -> None:
 async def test_none_backend_says_no_llm_is_configured() -> None:
     with pytest.raises(LLMUnavailableError, match="no LLM is configured"):
         await complete_json(NoLLM(), [], SCHEMA)
+
+
+async def test_raw_line_breaks_inside_strings_are_tolerated() -> None:
+    schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    assert await complete_json(ScriptedLLM('{"text": "a\nb"}'), [], schema) == {"text": "a\nb"}

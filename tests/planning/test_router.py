@@ -6,8 +6,10 @@ from datetime import date
 
 import pytest
 
-from toolweave.planning.router import route
+from toolweave.planning.router import is_multi_hop, llm_route, route
 from toolweave.types import Plan, Step, SubQuery, ToolSpec
+
+from ..models.test_structured import ScriptedLLM
 
 TODAY = date(2026, 11, 22)
 WEATHER = ToolSpec(
@@ -80,3 +82,99 @@ def test_independent_steps_fan_out_and_small_talk_needs_nothing() -> None:
     assert route("15% of 2340 and the weather in Oslo", two, TOOLS, TODAY).route == "parallel"
     assert route("Thanks a lot!", Plan(), TOOLS, TODAY).route == "direct"
     assert route("thanks for the weather in Oslo", two, TOOLS, TODAY).route != "direct"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In which city was the band that recorded Ventara formed?",
+        "Which is older, the Eiffel Tower or the Statue of Liberty?",
+        "Were Scott Derrickson and Ed Wood of the same nationality?",
+        "When was the singer of Miss Emily's Picture born?",
+        "Which team does Lewis Young's older brother play for?",
+    ],
+)
+def test_multi_hop_questions_are_recognised(question: str) -> None:
+    assert is_multi_hop(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is 15% of 2,340?",
+        "Who won the Fulkerson Prize in 1997?",
+        "How do I declare an MCP server?",
+        "What time is it in Tokyo?",
+    ],
+)
+def test_single_hop_questions_are_not(question: str) -> None:
+    assert not is_multi_hop(question)
+
+
+SEARCH = ToolSpec(
+    server="search",
+    name="search",
+    input_schema={"type": "object", "properties": {"query": {"type": "string"}}},
+)
+
+
+def test_a_multi_hop_question_only_search_answers_is_searched_iteratively() -> None:
+    question = "In which city was the band that recorded Ventara formed?"
+    tools = {**TOOLS, SEARCH.key: SEARCH}
+    decision = route(question, plan((question, SEARCH)), tools, TODAY, search=SEARCH.key)
+    assert decision.route == "iterative"
+    # Without a search tool to iterate with, or when a tool fits, the plan runs as it is.
+    assert route(question, plan((question, SEARCH)), tools, TODAY).route == "single"
+    two = plan((question, SEARCH), ("What is 15% of 2,340", PERCENT))
+    assert route(question, two, tools, TODAY, search=SEARCH.key).route == "parallel"
+
+
+FORECAST_PLAN = plan(("What's the weather tomorrow?", WEATHER))
+RULES = route("What's the weather tomorrow?", FORECAST_PLAN, TOOLS, TODAY)
+
+
+@pytest.mark.anyio
+async def test_the_llm_router_asks_back_in_its_own_words() -> None:
+    llm = ScriptedLLM('{"route": "clarify", "text": "For which city?"}')
+    decision, note = await llm_route("What's the weather tomorrow?", FORECAST_PLAN, RULES, llm)
+    assert (decision.route, decision.clarification, note) == ("clarify", "For which city?", None)
+    prompt = llm.calls[0][1]["content"]
+    assert "weather.get_forecast: What's the weather tomorrow?" in prompt
+
+
+@pytest.mark.anyio
+async def test_the_llm_router_may_answer_directly() -> None:
+    llm = ScriptedLLM('{"route": "direct", "text": "I am toolweave."}')
+    decision, _ = await llm_route("Who are you?", FORECAST_PLAN, RULES, llm)
+    assert (decision.route, decision.reply) == ("direct", "I am toolweave.")
+
+
+@pytest.mark.anyio
+async def test_running_the_tools_keeps_the_plans_shape() -> None:
+    two = plan(("weather in Paris", WEATHER), ("15% of 80", PERCENT))
+    rules = route("weather in Paris and 15% of 80", two, TOOLS, TODAY)
+    assert rules.route == "parallel"
+    decision, _ = await llm_route("q", two, rules, ScriptedLLM('{"route": "tools", "text": ""}'))
+    assert decision == rules
+    # Over the rules' "clarify", "tools" means: run the plan as it is shaped.
+    decision, _ = await llm_route(
+        "q", FORECAST_PLAN, RULES, ScriptedLLM('{"route": "tools", "text": ""}')
+    )
+    assert decision.route == "single"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("answers", "why"),
+    [
+        (["not json", "still not json", "no"], "the LLM router failed"),
+        (['{"route": "iterative", "text": ""}'], "is not usable"),  # no search tool planned
+        (['{"route": "clarify", "text": "Paris"}'], "is not usable"),  # not a question
+        (['{"route": "direct", "text": "q? Planned tool calls: -"}'], "echoed its prompt"),
+    ],
+)
+async def test_an_unusable_llm_answer_leaves_the_rules_decision(
+    answers: list[str], why: str
+) -> None:
+    decision, note = await llm_route("q", FORECAST_PLAN, RULES, ScriptedLLM(*answers))
+    assert decision == RULES and note is not None and why in note

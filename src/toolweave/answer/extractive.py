@@ -72,8 +72,16 @@ def split_sentences(text: str) -> list[str]:
 class _Ledger:
     def __init__(self) -> None:
         self.sources: list[Source] = []
+        self.cited: set[str] = set()  # sentences already in the answer
 
     def add(self, **fields: Any) -> int:
+        """The number of this source: a document found again keeps its first number."""
+        for source in self.sources:
+            if source.kind == "document" == fields.get("kind") and (
+                source.uri,
+                source.title,
+            ) == (fields.get("uri", ""), fields.get("title")):
+                return source.id
         self.sources.append(Source(id=len(self.sources) + 1, **fields))
         return len(self.sources)
 
@@ -117,7 +125,8 @@ async def _from_documents(
             uri=str(hit.get("path") or hit.get("url") or ""),
             snippet=_clip(" ".join(text.split())),
         )
-        candidates += [(sentence, n) for sentence in split_sentences(text)]
+        # A sentence another part of the answer already gives is not given twice.
+        candidates += [(s, n) for s in split_sentences(text) if s not in ledger.cited]
     if not candidates:
         return f"No passage answers “{clause}”."
     vectors = await embedder.embed([clause] + [s for s, _ in candidates])
@@ -125,4 +134,5 @@ async def _from_documents(
     best = [i for i in np.argsort(-scores)[:2] if scores[i] >= MIN_SENTENCE_SCORE]
     if not best:
         return f"The documents found do not answer “{clause}”."
+    ledger.cited.update(candidates[i][0] for i in best)
     return " ".join(f"{candidates[i][0]} [{candidates[i][1]}]" for i in sorted(best))

@@ -29,12 +29,13 @@ def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
 
 
 def parse_json(text: str) -> tuple[Any, list[str]]:
-    """Parse an LLM's JSON answer, tolerating a Markdown code fence around it."""
+    """Parse an LLM's JSON answer, tolerating a Markdown code fence around it and raw line breaks
+    or tabs inside strings (small models write them; strict JSON escapes them)."""
     body = text.strip()
     if body.startswith("```"):
         body = body.strip("`").removeprefix("json").strip()
     try:
-        return json.loads(body), []
+        return json.loads(body, strict=False), []
     except json.JSONDecodeError as exc:
         return None, [f"not JSON ({exc.msg} at character {exc.pos})"]
 

@@ -41,6 +41,7 @@ class Evidence:
 class SearchTrail:
     queries: list[str] = field(default_factory=list)
     results: list[SearchResult] = field(default_factory=list)  # every result, first seen order
+    rounds: list[list[SearchResult]] = field(default_factory=list)  # each query's results
     evidence: list[Evidence] = field(default_factory=list)  # best first
     stopped: str = ""
 
@@ -64,6 +65,7 @@ async def planning_search(
         seen = {r.url for r in trail.results}
         new = [r for r in response.results if r.url not in seen][:per_round]
         trail.results += new
+        trail.rounds.append(response.results[:per_round])
         added = await _compress(question, new, embedder, trail, keep)
         if not added:
             trail.stopped = "a round found nothing new"
