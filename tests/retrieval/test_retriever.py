@@ -14,6 +14,7 @@ from toolweave.retrieval.retriever import (
 from toolweave.types import IndexHit, ToolSpec
 
 from ..index.fakes import HashingEmbedder
+from ..models.test_structured import ScriptedLLM
 
 pytestmark = pytest.mark.anyio
 
@@ -68,18 +69,18 @@ def test_each_clause_keeps_its_best_tools() -> None:
     whole = ranked(*(hit(f"w{i}", 1.0 - i / 100) for i in range(10)))
     clause_a = ranked(hit("a1", 0.5), hit("a2", 0.4))
     clause_b = ranked(hit("b1", 0.3))
-    found = _aggregate([whole, clause_a, clause_b], 5)
+    found = _aggregate([whole, clause_a, clause_b], 5, clauses=2)
     keys = [h.key for h in found]
     assert "a1" in keys and "b1" in keys and len(keys) == 5
     assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
 
 
 def test_a_tool_keeps_its_best_score_over_queries() -> None:
-    found = _aggregate([ranked(hit("t", 0.2), hit("u", 0.3)), ranked(hit("t", 0.9))], 2)
+    found = _aggregate([ranked(hit("t", 0.2), hit("u", 0.3)), ranked(hit("t", 0.9))], 2, clauses=1)
     assert [(h.key, h.score) for h in found] == [("t", 0.9), ("u", 0.3)]
 
 
-async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:
+async def two_tool_index(tmp_path: Path) -> tuple[ToolIndex, HashingEmbedder]:
     embedder = HashingEmbedder()
     tools = [
         ToolSpec(server="travel", name="book_hotel", description="Book a hotel room in a city."),
@@ -91,6 +92,11 @@ async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:
     ]
     index = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
     await sync_index(index, embedder, tools)
+    return index, embedder
+
+
+async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
     retriever = ToolRetriever(index, embedder, RetrievalOptions())
     question = "Book a hotel room in Paris and tell me the weather forecast there"
     assert retriever.queries(question)[1:] == [
@@ -101,3 +107,34 @@ async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:
     assert {"travel.book_hotel", "weather.get_forecast"} <= set(keys)
     with pytest.raises(ValueError, match="dense search, lexical search or both"):
         ToolRetriever(index, embedder, RetrievalOptions(dense=False, lexical=False))
+
+
+def test_variants_only_compete_on_score() -> None:
+    whole = ranked(*(hit(f"w{i}", 1.0 - i / 100) for i in range(10)))
+    variant = ranked(hit("v1", 0.2))
+    assert "v1" not in [h.key for h in _aggregate([whole, variant], 5, clauses=0)]
+    assert "v1" in [h.key for h in _aggregate([whole, variant], 5, clauses=1)]
+
+
+async def test_the_llms_sub_queries_are_searched_as_clauses(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
+    answer = (
+        '{"subqueries": ["book a hotel room in Paris", "weather forecast for Paris"], '
+        '"variants": ["Paris trip"], "step_back": "travel"}'
+    )
+    llm = ScriptedLLM(answer)
+    retriever = ToolRetriever(index, embedder, RetrievalOptions(expand=True), llm=llm)
+    keys = [h.key for h in await retriever.search("hotle in Paris + what's it like outside", 3)]
+    assert {"travel.book_hotel", "weather.get_forecast"} <= set(keys)
+    assert "hotle in Paris" in llm.calls[0][-1]["content"]
+    assert retriever.last_problem == "" and retriever.last_timing["expand_ms"] >= 0
+
+
+async def test_a_failed_expansion_leaves_the_plain_search(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
+    llm = ScriptedLLM("no", "json", "here")
+    retriever = ToolRetriever(index, embedder, RetrievalOptions(expand=True), llm=llm)
+    plain = ToolRetriever(index, embedder, RetrievalOptions())
+    question = "Book a hotel room in Paris"
+    assert await retriever.search(question, 3) == await plain.search(question, 3)
+    assert retriever.last_problem.startswith("query expansion failed")

@@ -26,7 +26,8 @@ def eval_retrieval(
     variants: Annotated[
         list[str] | None,
         typer.Option(
-            "--variant", help="A retrieval variant (repeatable; default: all). See --list."
+            "--variant",
+            help="A retrieval variant (repeatable; default: all without an LLM). See --list.",
         ),
     ] = None,
     limit: Annotated[
@@ -38,8 +39,13 @@ def eval_retrieval(
 ) -> None:
     """Tool retrieval: Recall@1/5/10, P@5, nDCG@5/10, COMP@5 and latency per dataset and variant."""
     from toolweave.evals.datasets import DATASETS
-    from toolweave.evals.retrieval import CONFIGS, markdown, run_retrieval_eval
-    from toolweave.models import make_embedder
+    from toolweave.evals.retrieval import (
+        CONFIGS,
+        DEFAULT_CONFIGS,
+        markdown,
+        run_retrieval_eval,
+    )
+    from toolweave.models import make_embedder, make_llm
 
     if list_variants:
         for c in CONFIGS.values():
@@ -53,9 +59,10 @@ def eval_retrieval(
                 settings.state_path() / "evals",
                 make_embedder(settings.embedder),
                 list(datasets or DATASETS),
-                list(variants or CONFIGS),
+                list(variants or DEFAULT_CONFIGS),
                 limit=limit,
                 on_progress=progress,
+                llm=lambda: make_llm(settings.llm),
             )
         )
     _print_rows(rows, markdown, as_json)

@@ -31,7 +31,7 @@ from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
 from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.store import ToolIndex
-from toolweave.models.base import Embedder
+from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.types import Segment, ToolDoc, ToolSpec
 
@@ -72,9 +72,20 @@ CONFIGS = {
         EvalConfig("single-vector", "enhanced-1v", _FULL, "one vector per tool"),
         EvalConfig("dense-only", "enhanced", replace(_FULL, lexical=False), "no BM25"),
         EvalConfig("bm25-only", "enhanced", replace(_FULL, dense=False), "no dense"),
+        EvalConfig(
+            "full-llm",
+            "enhanced",
+            replace(_FULL, expand=True),
+            "with an LLM: + its sub-queries, variants and step-back query",
+        ),
         EvalConfig("warm", "warm", _FULL, "not zero-shot: + logged queries of a disjoint split"),
     ]
 }
+
+
+# What `toolweave eval retrieval` runs without --variant: every variant without an LLM (the LLM
+# variants take seconds per query with the embedded model; name them to run them).
+DEFAULT_CONFIGS = [name for name, config in CONFIGS.items() if not config.options.expand]
 
 
 def document(tool: ToolSpec, style: Style, logged: list[str] | None = None) -> ToolDoc:
@@ -141,8 +152,9 @@ async def evaluate(
     embedder: Embedder,
     *,
     on_progress: Progress = lambda *_: None,
+    llm: LLM | None = None,
 ) -> EvalRow:
-    retriever = ToolRetriever(index, embedder, config.options)
+    retriever = ToolRetriever(index, embedder, config.options, llm=llm)
     runs, latencies, searches = [], [], []
     for i, query in enumerate(dataset.queries):
         if i % 50 == 0:
@@ -190,14 +202,20 @@ async def run_retrieval_eval(
     *,
     limit: int | None = None,
     on_progress: Progress = lambda *_: None,
+    llm: Callable[[], LLM] | None = None,
 ) -> list[EvalRow]:
-    """Every configuration on every dataset, in that order."""
+    """Every configuration on every dataset, in that order. `llm` makes the LLM, for the
+    variants that use one (made once, only when such a variant runs)."""
     from toolweave.errors import InputError
     from toolweave.evals.datasets import load_dataset
 
     unknown = [c for c in configs if c not in CONFIGS]
     if unknown:
         raise InputError(f"unknown variant(s) {unknown}; choose from {', '.join(CONFIGS)}")
+    needs_llm = any(CONFIGS[c].options.expand for c in configs)
+    if needs_llm and llm is None:
+        raise InputError("the LLM variants need an LLM")
+    model = llm() if needs_llm and llm is not None else None
     rows = []
     for name in datasets:
         dataset = load_dataset(name, benchmarks, limit=limit)
@@ -212,7 +230,12 @@ async def run_retrieval_eval(
                 )
             rows.append(
                 await evaluate(
-                    dataset, config, indexes[config.style], embedder, on_progress=on_progress
+                    dataset,
+                    config,
+                    indexes[config.style],
+                    embedder,
+                    on_progress=on_progress,
+                    llm=model,
                 )
             )
         for index in indexes.values():

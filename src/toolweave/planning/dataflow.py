@@ -94,8 +94,11 @@ class _Linker:
         self.added: list[tuple[Step, Step, str]] = []  # producer, consumer, parameter
         self.fresh = 0
 
+    def tool_of(self, step: Step) -> ToolSpec | None:
+        return self.tools.get(f"{step.server}.{step.tool}")
+
     def add(self, step: Step) -> None:
-        tool = self.tools.get(f"{step.server}.{step.tool}")
+        tool = self.tool_of(step)
         if step.problem is None and tool is not None:
             self._fill(step, tool)
         self.steps.append(step)
@@ -103,8 +106,9 @@ class _Linker:
     def _fill(self, step: Step, tool: ToolSpec) -> None:
         missing = _missing(tool, step, self.today)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question, self.today)
+        properties = tool.input_schema.get("properties") or {}
         for name in missing:
-            kind = param_kind(name, tool.input_schema["properties"].get(name, {}))
+            kind = param_kind(name, properties.get(name, {}))
             if kind in CARRIED_KINDS and name in carried.arguments:
                 step.arguments[name] = carried.arguments[name]
                 step.argument_origins[name] = "question"
@@ -143,7 +147,7 @@ class _Linker:
             self._refer(step, name, producer, match, links)
 
     def _match(self, producer: Step, name: str) -> Match | None:
-        tool = self.tools.get(f"{producer.server}.{producer.tool}")
+        tool = self.tool_of(producer)
         return best_field(name, tool) if tool else None
 
     def _mentioned(
@@ -166,7 +170,7 @@ class _Linker:
         )
 
     def _unused(self, producer: Step, kind: str, links: _Links) -> list[OutputField]:
-        tool = self.tools.get(f"{producer.server}.{producer.tool}")
+        tool = self.tool_of(producer)
         return [
             out
             for out in output_fields(tool.output_schema or {} if tool else {})

@@ -18,9 +18,11 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from toolweave.errors import LLMError
 from toolweave.index.store import ToolIndex
-from toolweave.models.base import Embedder
+from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.decompose import split_clauses
+from toolweave.retrieval.expand import Expansion, expand_query
 from toolweave.retrieval.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.types import IndexHit
 
@@ -36,16 +38,29 @@ class RetrievalOptions:
     depth: int = 50  # hits taken from each source per query
     rrf_k: int = 60
     dense_weight: float = 0.5  # convex fusion: weight of the normalised dense score
+    # Ask the retriever's LLM for sub-queries, variants and a step-back query (retrieval/expand).
+    expand: bool = False
 
 
 class ToolRetriever:
-    def __init__(self, index: ToolIndex, embedder: Embedder, options: RetrievalOptions) -> None:
+    def __init__(
+        self,
+        index: ToolIndex,
+        embedder: Embedder,
+        options: RetrievalOptions,
+        llm: LLM | None = None,
+    ) -> None:
         if not (options.dense or options.lexical):
             raise ValueError("retrieval needs dense search, lexical search or both")
+        if options.expand and llm is None:
+            raise ValueError("query expansion needs an LLM")
+        self.llm = llm if options.expand else None  # used only to expand queries
+        self.last_problem = ""  # of the latest search, when a stage had to be left out
         self.index = index
         self.embedder = embedder
         self.options = options
-        self.last_timing: dict[str, float] = {}  # of the latest search: embed_ms, search_ms
+        # Of the latest search: expand_ms, embed_ms, search_ms.
+        self.last_timing: dict[str, float] = {}
 
     def queries(self, question: str) -> list[str]:
         """The whole question first, then its clauses when it has several."""
@@ -55,27 +70,42 @@ class ToolRetriever:
         return [question, *clauses] if len(clauses) > 1 else [question]
 
     async def search(self, question: str, k: int = 10) -> list[IndexHit]:
-        queries = self.queries(question)
         started = time.perf_counter()
+        expansion = await self._expand(question)
+        expanded = time.perf_counter()
+        clauses = [*self.queries(question)[1:], *expansion.subqueries]
+        queries = [question, *clauses, *expansion.variants]
         dense: list[list[IndexHit]] = [[] for _ in queries]
-        embedded = started
         if self.options.dense:
             # With several clauses only the clauses are embedded (embedding cost grows with the
             # tokens); the whole question's dense list is their best scores per tool, which
             # ranked as well as embedding it too on the dev splits.
-            clauses = queries[1:] or queries
-            vectors = await self.embedder.embed(clauses)
+            vectors = await self.embedder.embed(queries[1:] if clauses else queries)
             embedded = time.perf_counter()
-            dense = self.index.search_many(vectors, self.options.depth)
-            if len(queries) > 1:
-                dense = [_best_of(dense, self.options.depth), *dense]
+            found = self.index.search_many(vectors, self.options.depth)
+            if clauses:
+                found = [_best_of(found[: len(clauses)], self.options.depth), *found]
+            dense = found
+        else:
+            embedded = expanded
         ranked = [self._fuse(dense[i], text) for i, text in enumerate(queries)]
-        hits = _aggregate(ranked, k)
+        hits = _aggregate(ranked, k, clauses=len(clauses))
         self.last_timing = {
-            "embed_ms": (embedded - started) * 1000,
+            "expand_ms": (expanded - started) * 1000,
+            "embed_ms": (embedded - expanded) * 1000,
             "search_ms": (time.perf_counter() - embedded) * 1000,
         }
         return hits
+
+    async def _expand(self, question: str) -> Expansion:
+        """The LLM's sub-queries and variants (options.expand), or none when it fails."""
+        if self.llm is None:
+            return Expansion()
+        try:
+            return await expand_query(question, self.llm)
+        except LLMError as exc:
+            self.last_problem = f"query expansion failed: {exc}"
+            return Expansion()
 
     def _fuse(self, dense: list[IndexHit], text: str) -> Ranked:
         """One query's fused ranking (scores best first) and a hit per tool for its evidence."""
@@ -107,17 +137,19 @@ def _best_of(lists: list[list[IndexHit]], depth: int) -> list[IndexHit]:
 Ranked = tuple[Scores, dict[str, IndexHit]]
 
 
-def _aggregate(ranked: list[Ranked], k: int) -> list[IndexHit]:
-    """Max score across queries; every clause keeps its best tools in the top k."""
+def _aggregate(ranked: list[Ranked], k: int, *, clauses: int) -> list[IndexHit]:
+    """Max score across queries; every clause (ranked[1 : 1 + clauses]) keeps its best tools in
+    the top k; the queries after the clauses (variants) only compete on score."""
     best: dict[str, tuple[float, IndexHit]] = {}
     for scores, evidence in ranked:
         for key, score in scores.items():
             if key not in best or score > best[key][0]:
                 best[key] = (score, evidence[key])
     picks: list[str] = []
-    if clauses := ranked[1:]:
-        cap = max(1, k // (2 * len(clauses)))  # half the slots go to the clauses' own best tools
-        picks = list(dict.fromkeys(key for scores, _ in clauses for key in list(scores)[:cap]))
+    if clauses:
+        cap = max(1, k // (2 * clauses))  # half the slots go to the clauses' own best tools
+        own = ranked[1 : 1 + clauses]
+        picks = list(dict.fromkeys(key for scores, _ in own for key in list(scores)[:cap]))
     by_score = sorted(best, key=lambda key: -best[key][0])
     chosen = list(dict.fromkeys([*picks, *by_score]))[: max(k, len(picks))]
     top = sorted(chosen, key=lambda key: -best[key][0])[:k]
