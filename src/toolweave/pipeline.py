@@ -23,9 +23,8 @@ from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.tool import in_process
 from toolweave.index import ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
-from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.llm_planner import llm_plan
-from toolweave.planning.planner import find_tool, plan_steps
+from toolweave.planning.planner import deterministic_plan, find_tool
 from toolweave.planning.router import Decision, llm_route, route
 from toolweave.planning.search_loop import planning_search
 from toolweave.planning.validate import validate_plan
@@ -313,8 +312,15 @@ async def make_plan(
             question, subqueries, candidates, llm, min_score=min_score, fallback=fallback
         )
         return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
-    plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=fallback)
-    plan, notes = link_data_flow(plan, {t.key: t for t in pool.tools}, question, today)
+    plan, notes = deterministic_plan(
+        question,
+        subqueries,
+        candidates,
+        {t.key: t for t in pool.tools},
+        min_score=min_score,
+        fallback=fallback,
+        today=today,
+    )
     check = validate_plan(plan, servers=set(pool.statuses))
     return check.plan, [*notes, *check.repairs, *check.problems]
 

@@ -1,10 +1,16 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 
-from toolweave.execution.arguments import extract_arguments, fill_arguments, param_kind
+from toolweave.execution.arguments import (
+    extract_arguments,
+    fill_arguments,
+    param_kind,
+    value_sets,
+)
 from toolweave.models import NoLLM
 from toolweave.types import ToolSpec
 
@@ -156,3 +162,29 @@ def test_origin_and_destination_follow_from_and_to(text: str, expected: dict[str
 def test_an_identifier_is_no_place() -> None:
     schema = {"properties": {"locationId": {"type": "string"}, "city": {"type": "string"}}}
     assert extract_arguments(schema, "restaurants in Rome", TODAY).arguments == {"city": "Rome"}
+
+
+CITY = {"properties": {"city": {"type": "string"}}, "required": ["city"]}
+BMI = {
+    "properties": {"height": {"type": "number"}, "weight": {"type": "number"}},
+    "required": ["height", "weight"],
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "sets"),
+    [
+        (CITY, "weather in Paris, Rome and Oslo", [{"city": c} for c in ("Paris", "Rome", "Oslo")]),
+        (
+            BMI,
+            "BMI at 6 feet and 80 kg, also at 5.6 feet and 60 kg",
+            [{"height": 6, "weight": 80}, {"height": 5.6, "weight": 60}],
+        ),
+        (CITY, "weather in Paris", []),  # one set: one call
+        (BMI, "BMI at 6 feet, 80 kg and 5.6 feet", []),  # no whole number of sets
+        # A data list is no list of calls.
+        ({"properties": {"n": {"type": "integer"}}, "required": ["n"]}, "bins " + "1, " * 9, []),
+    ],
+)
+def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]]) -> None:
+    assert value_sets(schema, text, TODAY) == sets

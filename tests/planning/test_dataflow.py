@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from toolweave.planning.dataflow import best_field, link_data_flow, output_fields
+from toolweave.planning.planner import fan_out
 from toolweave.planning.validate import validate_plan
 from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
 
@@ -194,3 +195,17 @@ def test_output_fields_reach_into_objects_and_lists() -> None:
     match = best_field("author_id", authors)
     assert match is not None and match.field.path == "author.0.id"
     assert best_field("author_id", books) is None  # no output schema: nothing to give
+
+
+def test_a_clause_listing_several_cities_is_a_step_per_city() -> None:
+    question = "Find hotels in Paris, Rome and Oslo"
+    hotels = tool("hotels", "search", {"city": "string"})
+    planned = fan_out(plan(question, (question, hotels)), {hotels.key: hotels}, TODAY)
+    assert [(s.id, s.arguments) for s in planned.steps] == [
+        ("s1", {"city": "Paris"}),
+        ("s2", {"city": "Rome"}),
+        ("s3", {"city": "Oslo"}),
+    ]
+    assert all([c.tool.key for c in s.candidates] == [hotels.key] for s in planned.steps)
+    single = fan_out(plan("Find hotels in Paris", ("Find hotels in Paris", hotels)), {}, TODAY)
+    assert [s.id for s in single.steps] == ["s1"]

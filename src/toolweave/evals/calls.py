@@ -39,6 +39,7 @@ from toolweave.errors import InputError
 from toolweave.evals.ast_match import Answer, Call, Mismatch, check_calls, toolshed_score
 from toolweave.evals.datasets import read_file
 from toolweave.evals.retrieval import Progress, document, percentile
+from toolweave.execution.arguments import value_sets
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.decompose import split_clauses
@@ -263,7 +264,8 @@ async def predict(
     vectors: TextVectors,
     today: date,
 ) -> list[Step]:
-    """The steps toolweave's step agent prepares for the question: one call each."""
+    """The steps toolweave's step agent prepares for the question: one call each, or one per
+    value set when the clause lists several for its tool (`value_sets`)."""
     texts = [c.text for c in split_clauses(question)] if parallel else [question]
     steps = []
     for i, text in enumerate(texts):
@@ -275,8 +277,15 @@ async def predict(
             tool=candidates[0].tool.name,
             candidates=candidates,
         )
-        await prepare_step(step, {c.tool.key: c.tool for c in candidates}, llm, today)
-        steps.append(step)
+        by_key = {c.tool.key: c.tool for c in candidates}
+        await prepare_step(step, by_key, llm, today)
+        tool = by_key.get(f"{step.server}.{step.tool}")
+        sets = value_sets(tool.input_schema, text, today) if parallel and tool else []
+        for n, arguments in enumerate(sets):
+            copy = step.model_copy(update={"id": f"call-{i}.{n}", "arguments": arguments})
+            await prepare_step(copy, {tool.key: tool} if tool else by_key, llm, today)
+            steps.append(copy)
+        steps.extend([] if sets else [step])
     return steps
 
 

@@ -5,8 +5,9 @@ an earlier call's output (`$var1.skyId$`): a data-flow DAG. The system under tes
 question and the subset's tool specs (39 executable, 64 Glaive, 30 SGD tools), never the gold:
   clauses      `split_clauses`, each shortlisted against the tools' "name: description"
                documents (as `toolweave eval calls` does)
-  plan         deterministic: `plan_steps` (a tool per clause at `ask.min_tool_score`), then
-               `link_data_flow` (carried values, references to earlier outputs, producer steps);
+  plan         deterministic: `deterministic_plan`, as `ask` plans (a tool per clause at
+               `ask.min_tool_score`, a step per value set, then the data flow: carried values,
+               references to earlier outputs, producer steps);
                llm: `llm_plan` with the configured LLM (TURA-style tasks, schema-constrained)
   arguments    the step agent (`prepare_step`): extractors, then the LLM for what they leave;
                the deterministic planner gets no LLM at all
@@ -39,9 +40,8 @@ from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.references import REFERENCE, map_strings
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM, Embedder, NoLLM
-from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.llm_planner import llm_plan
-from toolweave.planning.planner import plan_steps
+from toolweave.planning.planner import deterministic_plan
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.types import Plan, ToolSpec
 
@@ -295,8 +295,15 @@ async def make_plan(
         )
         plan = made.plan
     else:
-        plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=None)
-        plan, _ = link_data_flow(plan, by_key, question, today)
+        plan, _ = deterministic_plan(
+            question,
+            subqueries,
+            candidates,
+            by_key,
+            min_score=min_score,
+            fallback=None,
+            today=today,
+        )
     for step in plan.steps:
         await prepare_step(step, by_key, llm, today)
     return plan

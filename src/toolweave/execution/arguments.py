@@ -179,6 +179,52 @@ def _zones_source_first(text: str) -> list[str]:
     return [zone for _, zone in mentions]
 
 
+# Kinds whose values a text can list several times over, one set per call.
+FAN_OUT_KINDS = ("number", "integer", "place", "date", "quoted")
+# More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
+MAX_VALUE_SETS = 6
+
+
+def value_sets(schema: dict[str, Any], text: str, today: date) -> list[dict[str, Any]]:
+    """The arguments of several calls when the text gives the required values of one kind
+    several times over ("weather in Paris, Rome and Oslo": three cities for one `city`; "6 feet
+    and 80 kg, also 5.6 feet and 60 kg": two heights and two weights), in order; [] when it
+    does not. Parameters of other kinds get what `extract_arguments` finds, the same in each."""
+    properties = schema.get("properties") or {}
+    groups: dict[str, list[str]] = {}
+    for name in schema.get("required") or []:
+        kind = param_kind(name, properties.get(name, {}))
+        if kind == "string" or kind == "query":
+            kind = "quoted"  # a free string is only ever a quoted value in the text
+        groups.setdefault(kind, []).append(name)
+    found: dict[str, list[Any]] = {
+        "number": [n.value for n in ex.numbers(ex.blank_quoted(text)) if not n.percent],
+        "place": ex.places(text),
+        "date": ex.dates(text, today),
+        "quoted": ex.quoted(text),
+    }
+    found["integer"] = [v for v in found["number"] if v.is_integer()]
+    counts = {
+        kind: len(found[kind]) // len(names)
+        for kind, names in groups.items()
+        if kind in FAN_OUT_KINDS and len(found[kind]) % len(names) == 0
+    }
+    many = {count for count in counts.values() if 2 <= count <= MAX_VALUE_SETS}
+    if len(many) != 1:
+        return []
+    calls = many.pop()
+    shared = extract_arguments(schema, text, today).arguments
+    sets = []
+    for call in range(calls):
+        arguments = dict(shared)
+        for kind, names in groups.items():
+            if counts.get(kind) == calls:
+                values = found[kind][call * len(names) : (call + 1) * len(names)]
+                arguments.update(zip(names, values, strict=True))
+        sets.append(arguments)
+    return sets
+
+
 def feasibility(tool: ToolSpec, text: str, today: date) -> float:
     """How well the text's specific values fit the tool, from 0 to 1: the share of its required
     parameters they fill, averaged with the share of the values the tool would use."""
