@@ -181,6 +181,21 @@ BMI = {
             [{"height": 6, "weight": 80}, {"height": 5.6, "weight": 60}],
         ),
         (CITY, "weather in Paris", []),  # one set: one call
+        (CITY, "flights from Paris to Rome", []),  # a route, not a list
+        # A percentage parameter takes one of the numbers; a date's digits are no numbers.
+        (
+            {
+                "properties": {
+                    "price": {"type": "number"},
+                    "discount_percentage": {"type": "number"},
+                },
+                "required": ["price", "discount_percentage"],
+            },
+            "price of 100 and a discount percentage of 10, due on January 31, 2025",
+            [],
+        ),
+        # Quoted strings serve too many parameters to be told apart.
+        ({"properties": {"title": {"type": "string"}}, "required": ["title"]}, "'A', 'B'", []),
         (BMI, "BMI at 6 feet, 80 kg and 5.6 feet", []),  # no whole number of sets
         # A data list is no list of calls.
         ({"properties": {"n": {"type": "integer"}}, "required": ["n"]}, "bins " + "1, " * 9, []),

@@ -8,6 +8,7 @@ search given the clause's own words, or "llm") so a trace shows who chose it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -179,35 +180,32 @@ def _zones_source_first(text: str) -> list[str]:
     return [zone for _, zone in mentions]
 
 
-# Kinds whose values a text can list several times over, one set per call.
-FAN_OUT_KINDS = ("number", "integer", "place", "date", "quoted")
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
 MAX_VALUE_SETS = 6
+# Places listed as alternatives ("Paris, Rome and Oslo"), not as a route ("from Paris to Rome").
+_LIST_GAP = re.compile(r"^\s*(?:,|,?\s*(?:and|or|&))\s*(?:in\s+|at\s+|for\s+)?$")
 
 
 def value_sets(schema: dict[str, Any], text: str, today: date) -> list[dict[str, Any]]:
     """The arguments of several calls when the text gives the required values of one kind
     several times over ("weather in Paris, Rome and Oslo": three cities for one `city`; "6 feet
     and 80 kg, also 5.6 feet and 60 kg": two heights and two weights), in order; [] when it
-    does not. Parameters of other kinds get what `extract_arguments` finds, the same in each."""
+    does not. Numbers and listed places only: quoted strings serve too many different parameters
+    to be told apart, and two dates are mostly a start and an end. Other parameters get what
+    `extract_arguments` finds, the same in each set."""
     properties = schema.get("properties") or {}
     groups: dict[str, list[str]] = {}
     for name in schema.get("required") or []:
         kind = param_kind(name, properties.get(name, {}))
-        if kind == "string" or kind == "query":
-            kind = "quoted"  # a free string is only ever a quoted value in the text
-        groups.setdefault(kind, []).append(name)
+        groups.setdefault("number" if kind in NUMERIC_KINDS else kind, []).append(name)
     found: dict[str, list[Any]] = {
-        "number": [n.value for n in ex.numbers(ex.blank_quoted(text)) if not n.percent],
-        "place": ex.places(text),
-        "date": ex.dates(text, today),
-        "quoted": ex.quoted(text),
+        "number": [n.value for n in ex.numbers(ex.blank_quoted(ex.blank_dates(text)))],
+        "place": _listed_places(text),
     }
-    found["integer"] = [v for v in found["number"] if v.is_integer()]
     counts = {
         kind: len(found[kind]) // len(names)
         for kind, names in groups.items()
-        if kind in FAN_OUT_KINDS and len(found[kind]) % len(names) == 0
+        if kind in found and len(found[kind]) % len(names) == 0
     }
     many = {count for count in counts.values() if 2 <= count <= MAX_VALUE_SETS}
     if len(many) != 1:
@@ -223,6 +221,18 @@ def value_sets(schema: dict[str, Any], text: str, today: date) -> list[dict[str,
                 arguments.update(zip(names, values, strict=True))
         sets.append(arguments)
     return sets
+
+
+def _listed_places(text: str) -> list[str]:
+    """The places of the text when they are listed ("Paris, Rome and Oslo"), else []."""
+    places = ex.places(text)
+    spots = [text.find(place) for place in places]
+    if len(places) < 2 or -1 in spots or spots != sorted(spots):
+        return []
+    gaps = [
+        text[end + len(p) : start] for p, end, start in zip(places, spots, spots[1:], strict=False)
+    ]
+    return places if all(_LIST_GAP.match(gap) for gap in gaps) else []
 
 
 def feasibility(tool: ToolSpec, text: str, today: date) -> float:
