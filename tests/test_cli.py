@@ -417,3 +417,9 @@ def test_a_multi_hop_question_is_searched_again_with_what_was_found(tmp_path: Pa
     assert queries[0] == question and queries[1].startswith("Halvorsen Lane")
     assert "formed in Bergen" in answer["text"]
     assert [s["title"] for s in answer["sources"]].count("Halvorsen Lane") == 1
+    # Past the deadline the search is cancelled: a partial answer that says so.
+    config.write_text(config.read_text() + "[ask]\ndeadline_s = 0.001\n")
+    late = toolweave("ask", question, "--json", cwd=tmp_path, env={"TOOLWEAVE_CONFIG": str(config)})
+    answer = json.loads(late.stdout)
+    assert answer["route"] == "iterative"
+    assert "the deadline of 0.001 s passed while searching" in answer["text"]

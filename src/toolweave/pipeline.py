@@ -38,6 +38,7 @@ from toolweave.types import (
     Observation,
     Plan,
     Source,
+    Step,
     SubQuery,
     ToolSpec,
 )
@@ -189,8 +190,9 @@ async def _answer_with_tools(
                 observations: list[Observation] = []
                 if decision.route == "iterative":
                     on_progress("searching, reading, searching again")
+                    searching = next(s for s in plan.steps if f"{s.server}.{s.tool}" == search)
                     plan, observations = await _search_iteratively(
-                        question, plan, await gateway.get(), embedder, settings, llm, notes
+                        question, searching, await gateway.get(), embedder, settings, llm, notes
                     )
                 elif decision.route not in ("clarify", "direct"):
                     observations = await run_plan(
@@ -253,28 +255,38 @@ async def _decide(
 
 async def _search_iteratively(
     question: str,
-    plan: Plan,
+    searching: Step,
     gateway: SearchGateway,
     embedder: Embedder,
     settings: Settings,
     llm: LLM,
     notes: list[str],
 ) -> tuple[Plan, list[Observation]]:
-    """Planning search in place of the plan's search step: a step per round, each with its query
-    and results (so the answer takes each hop's best sentence). The LLM judges the
-    evidence only when the LLM planner is chosen."""
+    """Planning search in place of the plan (its search step, `searching`, is the template): a
+    step per round, each with its query and results (so the answer takes each hop's best
+    sentence). The LLM judges the evidence only when the LLM planner is chosen. Past the
+    deadline (ask.deadline_s) the search is cancelled and the answer says so."""
     started = time.perf_counter()
-    trail = await planning_search(
-        question,
-        gateway,
-        embedder,
-        llm if settings.ask.planner == "llm" else None,
-        max_rounds=min(settings.ask.search_rounds, settings.ask.max_tool_calls),
-    )
+    try:
+        trail = await asyncio.wait_for(
+            planning_search(
+                question,
+                gateway,
+                embedder,
+                llm if settings.ask.planner == "llm" else None,
+                max_rounds=min(settings.ask.search_rounds, settings.ask.max_tool_calls),
+            ),
+            settings.ask.deadline_s,
+        )
+    except TimeoutError:
+        step = searching.model_copy(update={"id": "s1", "arguments": {"query": question}})
+        why = f"the deadline of {settings.ask.deadline_s:g} s passed while searching"
+        notes.append(f"not done: {why}")
+        return Plan(steps=[step]), [Observation.of(step, error=why)]
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     steps, observations = [], []
     for number, (query, found) in enumerate(zip(trail.queries, trail.rounds, strict=True), 1):
-        step = plan.steps[0].model_copy(
+        step = searching.model_copy(
             update={
                 "id": f"s{number}",
                 "subquery": SubQuery(index=number - 1, text=query),
