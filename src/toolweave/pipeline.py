@@ -17,7 +17,7 @@ from toolweave.answer.abstractive import json_answer, write_answer
 from toolweave.answer.extractive import compose_answer
 from toolweave.catalog.connections import ServerPool
 from toolweave.errors import InputError, LLMError
-from toolweave.execution.executor import run_plan
+from toolweave.execution.executor import Reflect, run_plan
 from toolweave.execution.scheduler import Budget, Event
 from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.tool import in_process
@@ -80,6 +80,19 @@ def describe_event(event: Event, plan: Plan) -> str:
 def _report(event: Event, plan: Plan, on_progress: Progress, on_event: PlanEvents) -> None:
     on_event(event, plan)
     on_progress(describe_event(event, plan))
+
+
+REFLECT_DEPTH = 10  # tools a step that cannot use its own looks through
+
+
+def _reflector(index: ToolIndex, tools: list[ToolSpec], embedder: Embedder) -> Reflect:
+    """The index searched again with a step's own words, deeper than its shortlist."""
+
+    async def reflect(step: Step) -> list[Candidate]:
+        vectors = await embedder.embed([step.subquery.text])
+        return rank_tools(index, tools, vectors, k=REFLECT_DEPTH)[0]
+
+    return reflect
 
 
 def budget_of(ask: AskSettings) -> Budget:
@@ -203,6 +216,7 @@ async def _answer_with_tools(
                         today=today,
                         budget=budget_of(settings.ask),
                         on_event=lambda event: _report(event, plan, on_progress, on_event),
+                        reflect=_reflector(index, pool.tools, embedder),
                     )
             stopping = time.perf_counter()
     finally:

@@ -12,9 +12,10 @@ from toolweave.catalog.connections import ServerPool
 from toolweave.execution.executor import run_plan
 from toolweave.execution.scheduler import Budget, Event
 from toolweave.models.base import NoLLM
-from toolweave.types import Plan, Step, SubQuery
+from toolweave.types import Candidate, Plan, Step, SubQuery
 
 pytestmark = pytest.mark.anyio
+TODAY = date(2026, 11, 22)
 
 
 def home_city(person: str) -> dict:
@@ -83,3 +84,35 @@ async def test_the_budget_leaves_later_steps_not_done(tmp_path: Path) -> None:
     )
     first, second = await run(plan, tmp_path, budget=Budget(max_steps=1))
     assert first.ok and second.error == "not done: over the step budget (1 step)"
+
+
+async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path: Path) -> None:
+    # "weather" needs a city the clause does not name; the clause names a person, which
+    # home_city takes: reflection (the index asked again) offers it, and it is called instead.
+    asked: list[str] = []
+
+    async def reflect(step: Step) -> list[Candidate]:
+        asked.append(step.subquery.text)
+        return [
+            Candidate(tool=tools[key], score=0.5) for key in ("people.weather", "people.home_city")
+        ]
+
+    planned = Step(
+        id="s1",
+        subquery=SubQuery(index=0, text="where does 'Grace' live"),
+        server="people",
+        tool="weather",
+    )
+    native = {"people": [home_city, weather]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        tools = {t.key: t for t in pool.tools}
+        without = await run_plan(
+            Plan(steps=[planned.model_copy()]), pool.tools, pool, NoLLM(), today=TODAY
+        )
+        (observation,) = await run_plan(
+            Plan(steps=[planned]), pool.tools, pool, NoLLM(), today=TODAY, reflect=reflect
+        )
+    assert not without[0].ok and "city" in (without[0].error or "")
+    assert observation.ok and observation.tool == "home_city"
+    assert observation.arguments == {"person": "Grace"} and "Arlington" in observation.text
+    assert asked == ["where does 'Grace' live"]

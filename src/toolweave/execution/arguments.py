@@ -35,6 +35,7 @@ IDENTIFIER_WORDS = {"id", "ids", "code", "key", "uuid"}
 QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
 EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
 NUMERIC_KINDS = {"number", "integer", "percent"}
+ARGUMENT_PROBLEM = "arguments do not fit the tool's schema: "
 
 
 @dataclass
@@ -261,7 +262,7 @@ async def fill_arguments(
         await _fill_with_llm(tool, text, llm, missing, filled)
     _coerce(filled.arguments, schema.get("properties") or {})
     if problems := schema_problems(filled.arguments, schema):
-        filled.problem = "arguments do not fit the tool's schema: " + "; ".join(problems)
+        filled.problem = ARGUMENT_PROBLEM + "; ".join(problems)
     return filled
 
 

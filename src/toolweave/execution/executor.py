@@ -2,22 +2,29 @@
 arguments and calls it (the DAG scheduler, scheduler.py). A failing step becomes an Observation
 with an error and never stops the others; a step that did not run (its dependency failed, the
 budget ran out) gets one saying why, so the answer can say what was not done.
+
+Self-reflection: a step whose tool cannot be given its required arguments asks `reflect` (the
+index searched again with the step's own words, deeper than its shortlist) for other tools and
+takes the first whose arguments it can fill.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from datetime import date
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
+from toolweave.execution.arguments import ARGUMENT_PROBLEM
 from toolweave.execution.references import UnresolvedReference, resolve
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM
-from toolweave.types import Observation, Plan, Step, ToolSpec
+from toolweave.types import Candidate, Observation, Plan, Step, ToolSpec
+
+Reflect = Callable[[Step], Awaitable[list[Candidate]]]
 
 
 class ToolCaller(Protocol):
@@ -35,15 +42,44 @@ async def run_plan(
     sequential: bool = False,
     on_progress: Callable[[str], None] = lambda _: None,
     on_event: Callable[[Event], None] = lambda _: None,
+    reflect: Reflect | None = None,
 ) -> list[Observation]:
     by_key = {t.key: t for t in tools}
+
+    async def reconsider(step: Step) -> None:
+        """Another tool for a step whose arguments do not fit its own, if one fits."""
+        if reflect is None or "reference" in step.argument_origins.values():
+            return  # references fit the planned tool only
+        tried = f"{step.server}.{step.tool}"
+        for candidate in await reflect(step):
+            if candidate.tool.key == tried or candidate.tool.key not in by_key:
+                continue
+            other = step.model_copy(
+                update={
+                    "server": candidate.tool.server,
+                    "tool": candidate.tool.name,
+                    "candidates": [candidate],
+                    "problem": None,
+                }
+            )
+            await prepare_step(other, by_key, llm, today)
+            if other.problem is None:
+                on_progress(f"{step.id}: {tried} could not be called; {candidate.tool.key} can")
+                for name in ("server", "tool", "arguments", "argument_origins", "candidates"):
+                    setattr(step, name, getattr(other, name))
+                step.problem = None
+                return
 
     async def run(step: Step, inputs: Mapping[str, Observation]) -> Observation:
         try:  # "{{s1.result.city}}" in an argument becomes what s1 returned
             step.arguments = resolve(step.arguments, {k: _result(o) for k, o in inputs.items()})
         except UnresolvedReference as exc:
             return Observation.of(step, error=str(exc))
+        given = dict(step.arguments)
         await prepare_step(step, by_key, llm, today)
+        if step.problem is not None and step.problem.startswith(ARGUMENT_PROBLEM):
+            step.arguments = given
+            await reconsider(step)
         if step.problem is not None:
             return Observation.of(step, error=step.problem)
         on_progress(f"calling {step.server}.{step.tool}")
