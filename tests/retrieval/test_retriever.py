@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,23 @@ async def test_a_failed_expansion_leaves_the_plain_search(tmp_path: Path) -> Non
     question = "Book a hotel room in Paris"
     assert await retriever.search(question, 3) == await plain.search(question, 3)
     assert retriever.last_problem.startswith("query expansion failed")
+
+
+async def test_the_llm_reorders_the_top_tools(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
+    question = "Book a hotel room in Paris"
+    plain = [
+        h.key for h in await ToolRetriever(index, embedder, RetrievalOptions()).search(question, 4)
+    ]
+    assert plain[0] == "travel.book_hotel"
+    llm = ScriptedLLM(json.dumps({"ranking": [plain[2]]}))
+    options = RetrievalOptions(llm_rerank=True)
+    reranked = await ToolRetriever(index, embedder, options, llm=llm).search(question, 4)
+    # The LLM's choice first, the rest in their retrieval order.
+    assert [h.key for h in reranked] == [plain[2], plain[0], plain[1], plain[3]]
+    assert "- travel.book_hotel: Book a hotel room in a city." in llm.calls[0][-1]["content"]
+    failing = ToolRetriever(index, embedder, options, llm=ScriptedLLM("no", "no", "no"))
+    assert [h.key for h in await failing.search(question, 4)] == plain
+    assert failing.last_problem.startswith("LLM reranking failed")
+    with pytest.raises(ValueError, match="need an LLM"):
+        ToolRetriever(index, embedder, options)

@@ -78,6 +78,12 @@ CONFIGS = {
             replace(_FULL, expand=True),
             "with an LLM: + its sub-queries, variants and step-back query",
         ),
+        EvalConfig(
+            "full-llm-rerank",
+            "enhanced",
+            replace(_FULL, llm_rerank=True),
+            "with an LLM: it reorders the top 10",
+        ),
         EvalConfig("warm", "warm", _FULL, "not zero-shot: + logged queries of a disjoint split"),
     ]
 }
@@ -85,7 +91,9 @@ CONFIGS = {
 
 # What `toolweave eval retrieval` runs without --variant: every variant without an LLM (the LLM
 # variants take seconds per query with the embedded model; name them to run them).
-DEFAULT_CONFIGS = [name for name, config in CONFIGS.items() if not config.options.expand]
+DEFAULT_CONFIGS = [
+    name for name, c in CONFIGS.items() if not (c.options.expand or c.options.llm_rerank)
+]
 
 
 def document(tool: ToolSpec, style: Style, logged: list[str] | None = None) -> ToolDoc:
@@ -212,7 +220,7 @@ async def run_retrieval_eval(
     unknown = [c for c in configs if c not in CONFIGS]
     if unknown:
         raise InputError(f"unknown variant(s) {unknown}; choose from {', '.join(CONFIGS)}")
-    needs_llm = any(CONFIGS[c].options.expand for c in configs)
+    needs_llm = any(c not in DEFAULT_CONFIGS for c in configs)
     if needs_llm and llm is None:
         raise InputError("the LLM variants need an LLM")
     model = llm() if needs_llm and llm is not None else None

@@ -24,6 +24,7 @@ from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.expand import Expansion, expand_query
 from toolweave.retrieval.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
+from toolweave.retrieval.rerank import llm_rerank
 from toolweave.types import IndexHit
 
 Fusion = Literal["zscore", "rrf", "convex"]
@@ -40,6 +41,8 @@ class RetrievalOptions:
     dense_weight: float = 0.5  # convex fusion: weight of the normalised dense score
     # Ask the retriever's LLM for sub-queries, variants and a step-back query (retrieval/expand).
     expand: bool = False
+    # Let the retriever's LLM reorder the top 10 (retrieval/rerank).
+    llm_rerank: bool = False
 
 
 class ToolRetriever:
@@ -52,14 +55,14 @@ class ToolRetriever:
     ) -> None:
         if not (options.dense or options.lexical):
             raise ValueError("retrieval needs dense search, lexical search or both")
-        if options.expand and llm is None:
-            raise ValueError("query expansion needs an LLM")
-        self.llm = llm if options.expand else None  # used only to expand queries
+        if (options.expand or options.llm_rerank) and llm is None:
+            raise ValueError("query expansion and LLM reranking need an LLM")
+        self.llm = llm
         self.last_problem = ""  # of the latest search, when a stage had to be left out
         self.index = index
         self.embedder = embedder
         self.options = options
-        # Of the latest search: expand_ms, embed_ms, search_ms.
+        # Of the latest search: expand_ms, embed_ms, search_ms, rerank_ms.
         self.last_timing: dict[str, float] = {}
 
     def queries(self, question: str) -> list[str]:
@@ -90,16 +93,30 @@ class ToolRetriever:
             embedded = expanded
         ranked = [self._fuse(dense[i], text) for i, text in enumerate(queries)]
         hits = _aggregate(ranked, k, clauses=len(clauses))
+        reranked = time.perf_counter()
+        if self.options.llm_rerank:
+            hits = await self._rerank(question, hits)
         self.last_timing = {
             "expand_ms": (expanded - started) * 1000,
             "embed_ms": (embedded - expanded) * 1000,
-            "search_ms": (time.perf_counter() - embedded) * 1000,
+            "search_ms": (reranked - embedded) * 1000,
+            "rerank_ms": (time.perf_counter() - reranked) * 1000,
         }
         return hits
 
+    async def _rerank(self, question: str, hits: list[IndexHit]) -> list[IndexHit]:
+        """The LLM's order of the top hits, or theirs when it fails."""
+        if self.llm is None:
+            return hits
+        try:
+            return await llm_rerank(question, hits, self.index, self.llm)
+        except LLMError as exc:
+            self.last_problem = f"LLM reranking failed: {exc}"
+            return hits
+
     async def _expand(self, question: str) -> Expansion:
         """The LLM's sub-queries and variants (options.expand), or none when it fails."""
-        if self.llm is None:
+        if not self.options.expand or self.llm is None:
             return Expansion()
         try:
             return await expand_query(question, self.llm)
