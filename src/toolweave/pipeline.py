@@ -335,7 +335,14 @@ async def make_plan(
     min_score = settings.ask.min_tool_score
     if settings.ask.planner == "llm":
         made = await llm_plan(
-            question, subqueries, candidates, llm, min_score=min_score, fallback=fallback
+            question,
+            subqueries,
+            candidates,
+            llm,
+            min_score=min_score,
+            fallback=fallback,
+            connected={t.key: t for t in pool.tools},
+            today=today,
         )
         return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
     plan, notes = deterministic_plan(

@@ -291,7 +291,14 @@ async def make_plan(
     by_key = {t.key: t for t in tools}
     if planner == "llm":
         made = await llm_plan(
-            question, subqueries, candidates, llm, min_score=min_score, fallback=None
+            question,
+            subqueries,
+            candidates,
+            llm,
+            min_score=min_score,
+            fallback=None,
+            connected=by_key,
+            today=today,
         )
         plan = made.plan
     else:

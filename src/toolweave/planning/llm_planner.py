@@ -13,6 +13,7 @@ planner plans instead, and the notes say why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from toolweave.catalog.documents import clip, sentences
@@ -21,7 +22,7 @@ from toolweave.execution.arguments import json_type
 from toolweave.execution.references import rename_references
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
-from toolweave.planning.planner import plan_steps
+from toolweave.planning.planner import deterministic_plan
 from toolweave.planning.validate import PlanCheck, validate_plan
 from toolweave.prompts import load_prompt
 from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
@@ -59,8 +60,12 @@ async def llm_plan(
     min_score: float,
     fallback: ToolSpec | None,
     max_steps: int = 8,
+    connected: dict[str, ToolSpec] | None = None,
+    today: date | None = None,
 ) -> LLMPlan:
-    """Plan with `llm`; `min_score` and `fallback` are for the deterministic planner."""
+    """Plan with `llm`. The deterministic planner (`deterministic_plan`, over the `connected`
+    tools, or the candidates when not given) plans instead when the LLM cannot; `min_score`
+    and `fallback` are for it."""
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, not {max_steps}")
     tools = offered_tools(candidates, fallback)
@@ -69,9 +74,17 @@ async def llm_plan(
     }
 
     def deterministic(why: str) -> LLMPlan:
-        plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=fallback)
+        plan, linked = deterministic_plan(
+            question,
+            subqueries,
+            candidates,
+            connected or tools,
+            min_score=min_score,
+            fallback=fallback,
+            today=today or date.today(),
+        )
         note = f"the deterministic planner planned instead: {why}"
-        return LLMPlan(validate_plan(plan, servers), by_llm=False, notes=[note])
+        return LLMPlan(validate_plan(plan, servers), by_llm=False, notes=[note, *linked])
 
     if not tools:
         return deterministic("no candidate tool to offer the LLM")
