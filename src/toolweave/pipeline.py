@@ -23,11 +23,10 @@ from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.tool import in_process
 from toolweave.index import ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
-from toolweave.planning.llm_planner import llm_plan
-from toolweave.planning.planner import deterministic_plan, find_tool
+from toolweave.planning.llm_planner import plan_question
+from toolweave.planning.planner import find_tool
 from toolweave.planning.router import Decision, llm_route, route
 from toolweave.planning.search_loop import planning_search
-from toolweave.planning.validate import validate_plan
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.tool_select import rank_tools
 from toolweave.settings import AskSettings, Settings
@@ -332,30 +331,18 @@ async def make_plan(
     today: date,
 ) -> tuple[Plan, list[str]]:
     """The plan (validated and repaired) and notes on how it was made."""
-    min_score = settings.ask.min_tool_score
-    if settings.ask.planner == "llm":
-        made = await llm_plan(
-            question,
-            subqueries,
-            candidates,
-            llm,
-            min_score=min_score,
-            fallback=fallback,
-            connected={t.key: t for t in pool.tools},
-            today=today,
-        )
-        return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
-    plan, notes = deterministic_plan(
+    return await plan_question(
+        settings.ask.planner,
         question,
         subqueries,
         candidates,
-        {t.key: t for t in pool.tools},
-        min_score=min_score,
+        llm,
+        connected={t.key: t for t in pool.tools},
+        servers=set(pool.statuses),
+        min_score=settings.ask.min_tool_score,
         fallback=fallback,
         today=today,
     )
-    check = validate_plan(plan, servers=set(pool.statuses))
-    return check.plan, [*notes, *check.repairs, *check.problems]
 
 
 async def _final_form(

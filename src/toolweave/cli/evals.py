@@ -12,6 +12,10 @@ import typer
 from toolweave.cli.common import Bar, ConfigOption, load_or_exit, out, run_or_exit
 
 eval_app = typer.Typer(help="Evaluate toolweave on the shared benchmarks.")
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")]
+SampleOption = Annotated[
+    int | None, typer.Option(help="At most this many items per dataset (seeded sample).")
+]
 
 
 @eval_app.command("retrieval")
@@ -34,7 +38,7 @@ def eval_retrieval(
         int | None, typer.Option(help="At most this many queries per dataset.")
     ] = None,
     list_variants: Annotated[bool, typer.Option("--list", help="List the variants.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Tool retrieval: Recall@1/5/10, P@5, nDCG@5/10, COMP@5 and latency per dataset and variant."""
@@ -77,10 +81,8 @@ def eval_calls(
             "(default: all five)."
         ),
     ] = None,
-    limit: Annotated[
-        int | None, typer.Option(help="At most this many items per dataset (seeded sample).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    limit: SampleOption = None,
+    as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Tool-call accuracy of the step agent (extractors + the configured LLM): BFCL AST match,
@@ -115,10 +117,8 @@ def eval_plans(
         list[str] | None,
         typer.Option("--planner", help="deterministic or llm (repeatable; default: both)."),
     ] = None,
-    limit: Annotated[
-        int | None, typer.Option(help="At most this many items per dataset (seeded sample).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    limit: SampleOption = None,
+    as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Plan quality on NESTFUL: call F1, data-flow edge F1, tool names in order and full-sequence

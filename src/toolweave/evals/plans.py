@@ -40,8 +40,7 @@ from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.references import REFERENCE, map_strings
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM, Embedder, NoLLM
-from toolweave.planning.llm_planner import llm_plan
-from toolweave.planning.planner import deterministic_plan
+from toolweave.planning.llm_planner import plan_question
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.types import Plan, ToolSpec
 
@@ -289,28 +288,18 @@ async def make_plan(
     subqueries = split_clauses(question)
     candidates = [await shortlist(s.text, tools, vectors) for s in subqueries]
     by_key = {t.key: t for t in tools}
-    if planner == "llm":
-        made = await llm_plan(
-            question,
-            subqueries,
-            candidates,
-            llm,
-            min_score=min_score,
-            fallback=None,
-            connected=by_key,
-            today=today,
-        )
-        plan = made.plan
-    else:
-        plan, _ = deterministic_plan(
-            question,
-            subqueries,
-            candidates,
-            by_key,
-            min_score=min_score,
-            fallback=None,
-            today=today,
-        )
+    plan, _ = await plan_question(
+        planner,
+        question,
+        subqueries,
+        candidates,
+        llm,
+        connected=by_key,
+        servers={t.server for t in tools},
+        min_score=min_score,
+        fallback=None,
+        today=today,
+    )
     for step in plan.steps:
         await prepare_step(step, by_key, llm, today)
     return plan

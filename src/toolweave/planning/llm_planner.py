@@ -102,6 +102,46 @@ async def llm_plan(
     return LLMPlan(validate_plan(plan, servers), by_llm=True, notes=notes, output=output)
 
 
+async def plan_question(
+    planner: str,
+    question: str,
+    subqueries: list[SubQuery],
+    candidates: list[list[Candidate]],
+    llm: LLM,
+    *,
+    connected: dict[str, ToolSpec],
+    servers: set[str],
+    min_score: float,
+    fallback: ToolSpec | None,
+    today: date,
+) -> tuple[Plan, list[str]]:
+    """The plan of `planner` ("llm", else the deterministic one), checked against `servers` and
+    repaired, and notes on how it was made."""
+    if planner == "llm":
+        made = await llm_plan(
+            question,
+            subqueries,
+            candidates,
+            llm,
+            min_score=min_score,
+            fallback=fallback,
+            connected=connected,
+            today=today,
+        )
+        return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
+    plan, notes = deterministic_plan(
+        question,
+        subqueries,
+        candidates,
+        connected,
+        min_score=min_score,
+        fallback=fallback,
+        today=today,
+    )
+    check = validate_plan(plan, servers)
+    return check.plan, [*notes, *check.repairs, *check.problems]
+
+
 def offered_tools(
     candidates: list[list[Candidate]], fallback: ToolSpec | None
 ) -> dict[str, ToolSpec]:

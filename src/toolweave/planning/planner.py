@@ -73,20 +73,22 @@ def fan_out(plan: Plan, tools: dict[str, ToolSpec], today: date) -> Plan:
     for step in plan.steps:
         tool = tools.get(f"{step.server}.{step.tool}")
         sets = value_sets(tool.input_schema, step.subquery.text, today) if tool else []
-        for arguments in sets or [step.arguments]:
-            steps.append(
-                step.model_copy(
-                    deep=True,
-                    update={
-                        "arguments": arguments,
-                        "argument_origins": dict.fromkeys(arguments, "extracted"),
-                        # Its values fit this tool: the step agent keeps it.
-                        "candidates": [c for c in step.candidates if c.tool.key == tool.key]
-                        if sets and tool
-                        else step.candidates,
-                    },
-                )
+        if not sets or tool is None:
+            steps.append(step.model_copy(deep=True))
+            continue
+        # Its values fit this tool: the step agent keeps it.
+        chosen = [c for c in step.candidates if c.tool.key == tool.key]
+        steps += [
+            step.model_copy(
+                deep=True,
+                update={
+                    "arguments": arguments,
+                    "argument_origins": dict.fromkeys(arguments, "extracted"),
+                    "candidates": chosen,
+                },
             )
+            for arguments in sets
+        ]
     for number, step in enumerate(steps, 1):
         step.id = f"s{number}"
     return Plan(steps=steps)
