@@ -256,7 +256,13 @@ def test_index_then_search_the_tools(tmp_path: Path) -> None:
             "tools", "search", "convert miles to km", "--servers", "--json", cwd=tmp_path
         ).stdout
     )
-    assert servers[0]["key"] == "calc"
+    assert servers[0]["key"] == "calc" and len({s["key"] for s in servers}) == len(servers)
+    by_maxsim = json.loads(
+        toolweave(
+            "tools", "search", "time in Tokyo", "--servers", "--dense", "--json", cwd=tmp_path
+        ).stdout
+    )
+    assert by_maxsim[0]["key"] == "time" and 0 < by_maxsim[0]["score"] <= 1
     lexical = json.loads(
         toolweave("tools", "search", "percentage", "--lexical", "--json", cwd=tmp_path).stdout
     )

@@ -28,6 +28,7 @@ from toolweave.planning.planner import find_tool
 from toolweave.planning.router import Decision, llm_route, route
 from toolweave.planning.search_loop import planning_search
 from toolweave.retrieval.decompose import split_clauses
+from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.retrieval.tool_select import rank_tools
 from toolweave.settings import AskSettings, Settings
 from toolweave.traces import LLMCall, RecordingLLM, store_trace, trace_path
@@ -84,12 +85,11 @@ def _report(event: Event, plan: Plan, on_progress: Progress, on_event: PlanEvent
 REFLECT_DEPTH = 10  # tools a step that cannot use its own looks through
 
 
-def _reflector(index: ToolIndex, tools: list[ToolSpec], embedder: Embedder) -> Reflect:
+def _reflector(retriever: ToolRetriever, tools: list[ToolSpec]) -> Reflect:
     """The index searched again with a step's own words, deeper than its shortlist."""
 
     async def reflect(step: Step) -> list[Candidate]:
-        vectors = await embedder.embed([step.subquery.text])
-        return rank_tools(index, tools, vectors, k=REFLECT_DEPTH)[0]
+        return (await rank_tools(retriever, tools, [step.subquery.text], k=REFLECT_DEPTH))[0]
 
     return reflect
 
@@ -187,9 +187,11 @@ async def _answer_with_tools(
             on_progress("indexing tools")
             with timer.stage("index"):
                 index = await _synced_index(settings, pool, embedder, llm)
+                retriever = ToolRetriever(index, embedder, RetrievalOptions())
             on_progress("choosing tools")
             with timer.stage("select"):
-                candidates = rank_tools(index, pool.tools, clause_vectors)
+                texts = [s.text for s in subqueries]
+                candidates = await rank_tools(retriever, pool.tools, texts, clause_vectors)
                 fallback = find_tool(pool.tools, settings.ask.fallback_tool)
                 plan, notes = await make_plan(
                     question, subqueries, candidates, fallback, settings, llm, pool, today
@@ -215,7 +217,7 @@ async def _answer_with_tools(
                         today=today,
                         budget=budget_of(settings.ask),
                         on_event=lambda event: _report(event, plan, on_progress, on_event),
-                        reflect=_reflector(index, pool.tools, embedder),
+                        reflect=_reflector(retriever, pool.tools),
                     )
             stopping = time.perf_counter()
     finally:

@@ -102,7 +102,8 @@ async def search_tools(
     folder: Path | None = None,
 ) -> list[IndexHit]:
     """Search a built index (no server is started): the full retriever (clauses, dense + BM25
-    fused), or only BM25 (`lexical`), only dense MaxSim (`dense`), or servers by MaxSim."""
+    fused), or only BM25 (`lexical`), or only dense MaxSim (`dense`); tools, or their servers
+    (`servers`: by their best tool, or with `dense` by MaxSim over server and tool segments)."""
     if not query.strip():
         raise InputError("the query is empty")
     folder = folder or settings.index_path()
@@ -115,9 +116,12 @@ async def search_tools(
             raise InputError(f"the tool index at {folder} is empty: run `toolweave index` first")
         if lexical:
             return index.search_text(query, k)
-        if dense or servers:
+        if dense:
             (vector,) = await embedder.embed([query])
             return index.search(vector, k, level="server" if servers else "tool")
-        return await ToolRetriever(index, embedder, RetrievalOptions()).search(query, k)
+        retriever = ToolRetriever(index, embedder, RetrievalOptions())
+        if servers:
+            return await retriever.search_servers(query, k)
+        return await retriever.search(query, k)
     finally:
         index.close()

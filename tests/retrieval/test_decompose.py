@@ -69,3 +69,46 @@ def test_indices_are_positions() -> None:
 )
 def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> None:
     assert [s.text for s in split_clauses(question)] == clauses
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses"),
+    [
+        # A list of short items after ", and" goes on; a longer item starts a request.
+        (
+            "Tell me the date, time, and ticket availability.",
+            ["Tell me the date, time, and ticket availability."],
+        ),
+        (
+            "I need the health of the Amazon, the forestry legislation in Brazil, and the "
+            "details about the human species.",
+            [
+                "I need the health of the Amazon, the forestry legislation in Brazil",
+                "the details about the human species.",
+            ],
+        ),
+        (
+            "What is 15% of 2,340, and the weather in Paris?",
+            ["What is 15% of 2,340", "the weather in Paris?"],
+        ),
+        # A relative clause describes; a condition belongs to the request after it.
+        (
+            "Calculate the cost from New York to Los Angeles, which is about 3000 km.",
+            ["Calculate the cost from New York to Los Angeles, which is about 3000 km."],
+        ),
+        (
+            "Create a message. Once the message is created, send a reminder to all employees.",
+            [
+                "Create a message.",
+                "Once the message is created, send a reminder to all employees.",
+            ],
+        ),
+        # Connectives and thanks are no requests.
+        (
+            "Get the delivery time. In addition, update the shipment. Thank you!",
+            ["Get the delivery time.", "update the shipment."],
+        ),
+    ],
+)
+def test_lists_relative_clauses_conditions_and_thanks(question: str, clauses: list[str]) -> None:
+    assert [s.text for s in split_clauses(question)] == clauses

@@ -12,6 +12,7 @@ from toolweave.retrieval.retriever import (
     ToolRetriever,
     _aggregate,
 )
+from toolweave.retrieval.tool_select import rank_tools
 from toolweave.types import IndexHit, ToolSpec
 
 from ..index.fakes import HashingEmbedder
@@ -159,3 +160,27 @@ async def test_the_llm_reorders_the_top_tools(tmp_path: Path) -> None:
     assert failing.last_problem.startswith("LLM reranking failed")
     with pytest.raises(ValueError, match="need an LLM"):
         ToolRetriever(index, embedder, options)
+
+
+async def test_tool_selection_ranks_by_fusion_and_gates_on_cosine(tmp_path: Path) -> None:
+    embedder = HashingEmbedder()
+    tools = [
+        ToolSpec(server="a", name="fetch", description="Of the, for it, to it."),
+        # Dense search favours the document of common words; BM25 the one of the rare words.
+        ToolSpec(server="b", name="ledger", description="Zyxcorp Qwerty records."),
+        ToolSpec(server="c", name="down", description="Zyxcorp Qwerty records, offline."),
+        *[ToolSpec(server="m", name=f"t{i}", description=f"Thing {i}.") for i in range(20)],
+    ]
+    index = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
+    await sync_index(index, embedder, tools)
+    clause = "of the Zyxcorp Qwerty for it, to it"
+    vector = await embedder.embed([clause])
+    dense = [h.key for h in index.search(vector[0], 3)]
+    connected = [t for t in tools if t.server != "c"]
+    retriever = ToolRetriever(index, embedder, RetrievalOptions())
+    [candidates] = await rank_tools(retriever, connected, [clause], vector)
+    assert dense[0] != "b.ledger" and candidates[0].tool.key == "b.ledger"
+    assert "c.down" not in [c.tool.key for c in candidates]
+    # The score stays the dense cosine: the planner's "does any tool fit" gate reads it.
+    cosines = {h.key: h.score for h in index.search(vector[0], 30)}
+    assert all(c.score == pytest.approx(cosines[c.tool.key]) for c in candidates)

@@ -109,8 +109,9 @@ def tools_search(
     """Search the tool index: scores and the segment that matched.
 
     By default the full retriever: the question and its clauses, dense MaxSim and BM25 fused by
-    z-scores (scores are sums of z-scores, not cosines). --dense and --servers give MaxSim
-    cosines; --lexical gives BM25 scores."""
+    z-scores (scores are sums of z-scores, not cosines); --servers ranks servers by their best
+    tool. --dense gives MaxSim cosines (with --servers over server and tool segments); --lexical
+    gives BM25 scores."""
     from toolweave.toolbox import search_tools
 
     settings = load_or_exit(config)

@@ -22,18 +22,27 @@ OPENERS = (
     "generate|recommend|suggest|estimate|predict|track|play|post|download"
 )
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+")
-# ", and" starts a new request unless a quoted list goes on ("'Rome', 'Paris', and 'Oslo'").
+# ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
+# of short items ("the date, time, and ticket availability"). A relative pronoun after a comma
+# (", which is about 3000 km") goes on describing, so it opens no request either.
+_RELATIVE = "which|who|whom|whose|where|when"
+LIST_ITEM_WORDS = 3
 _CLAUSE_BREAK = re.compile(
-    rf"\s*(?:,\s*(?:and|then|and then|and also)\s+(?![\"'‘“])|,\s+(?=(?:{OPENERS})\b)|"
+    r"\s*(?:(?P<list>,\s*(?:and|then|and then|and also)\s+(?![\"'‘“]))|"
+    rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b)|"
     rf"\s+(?:and|and then|then|and also)\s+(?=(?:{OPENERS})\b))",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
-# A piece that is only a connective ("Then, find ...", "After that, ...") is no request.
+# A piece that is only a connective ("Then, find ...", "After that, ...") or thanks is no request.
 _CONNECTIVE = re.compile(
-    r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly)$",
+    r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly|"
+    r"additionally|in addition|moreover|furthermore|besides|"
+    r"thanks?(?: you)?(?: (?:so|very) much| in advance)?)$",
     re.IGNORECASE,
 )
+# "Once the message is created, send ...": the condition belongs to the request after it.
+_CONDITION = re.compile(r"^(?:once|after|before|when|whenever|if|as soon as|while)\b", re.I)
 # "in Paris", "to New York", "at Heathrow Airport": a preposition and capitalised words.
 _PLACE = re.compile(r"\b(?:in|at|to|near|from)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 # "there" pointing back at a place: at the end of the clause or before a time word, so that
@@ -48,13 +57,41 @@ def split_clauses(question: str) -> list[SubQuery]:
     """The question's clauses in order; a question with one intent gives one clause."""
     clauses: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
-        for piece in _CLAUSE_BREAK.split(sentence):
+        condition = ""
+        for piece in _pieces(sentence):
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
-            if re.search(r"\w", text) and not _CONNECTIVE.match(text):
-                clauses.append(text)
+            if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!")):
+                continue
+            if _CONDITION.match(text) and not re.search(r"[.?!]$", text):
+                condition = f"{condition}{text}, "
+                continue
+            clauses.append(condition + text)
+            condition = ""
+        if condition:
+            clauses.append(condition.rstrip(", "))
     if not clauses and question.strip():
         clauses = [question.strip()]
     return [SubQuery(index=i, text=text) for i, text in enumerate(_carry_places(clauses))]
+
+
+def _pieces(sentence: str) -> list[str]:
+    """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
+    pieces, start = [], 0
+    for match in _CLAUSE_BREAK.finditer(sentence):
+        if match.group("list") and _ends_list(
+            sentence[start : match.start()], sentence[match.end() :]
+        ):
+            continue
+        pieces.append(sentence[start : match.start()])
+        start = match.end()
+    return [*pieces, sentence[start:]]
+
+
+def _ends_list(before: str, after: str) -> bool:
+    """ ", and" between a list's short items ("name, weight, and size"), not before a request."""
+    items = before.rsplit(", ", 1)
+    opens_request = re.match(rf"(?:{OPENERS})\b", after, re.IGNORECASE)
+    return len(items) == 2 and len(items[1].split()) <= LIST_ITEM_WORDS and not opens_request
 
 
 def _carry_places(clauses: list[str]) -> list[str]:

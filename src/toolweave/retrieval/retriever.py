@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from toolweave.errors import LLMError
 from toolweave.index.store import ToolIndex
 from toolweave.models.base import LLM, Embedder
@@ -104,6 +106,30 @@ class ToolRetriever:
         }
         return hits
 
+    async def search_servers(self, question: str, k: int = 5) -> list[IndexHit]:
+        """Servers ranked by their best tool's score (max-score aggregation at server level),
+        each with that tool's matched segment."""
+        best: dict[str, IndexHit] = {}
+        for hit in await self.search(question, k=self.options.depth):  # best first
+            best.setdefault(hit.server, hit.model_copy(update={"key": hit.server}))
+        return list(best.values())[:k]
+
+    async def rank_clauses(
+        self, clauses: list[str], vectors: np.ndarray | None = None
+    ) -> list[ClauseRanking]:
+        """Each clause's own fused ranking, without aggregation: what the planner binds a step
+        to. `vectors` are the clauses' embeddings when the caller has them already."""
+        if vectors is None and self.options.dense:
+            vectors = await self.embedder.embed(clauses)
+        dense: list[list[IndexHit]] = [[] for _ in clauses]
+        if self.options.dense and vectors is not None:
+            dense = self.index.search_many(vectors, self.options.depth)
+        rankings = []
+        for hits, text in zip(dense, clauses, strict=True):
+            scores, evidence = self._fuse(hits, text)
+            rankings.append(ClauseRanking(list(scores), evidence, {h.key: h.score for h in hits}))
+        return rankings
+
     async def _rerank(self, question: str, hits: list[IndexHit]) -> list[IndexHit]:
         """The LLM's order of the top hits, or theirs when it fails."""
         if self.llm is None:
@@ -152,6 +178,13 @@ def _best_of(lists: list[list[IndexHit]], depth: int) -> list[IndexHit]:
 
 
 Ranked = tuple[Scores, dict[str, IndexHit]]
+
+
+@dataclass(frozen=True)
+class ClauseRanking:
+    keys: list[str]  # tools, best fused score first
+    evidence: dict[str, IndexHit]  # per tool, the segment that matched (dense) or its BM25 hit
+    cosine: dict[str, float]  # the MaxSim cosine of each tool dense search found
 
 
 def _aggregate(ranked: list[Ranked], k: int, *, clauses: int) -> list[IndexHit]:
