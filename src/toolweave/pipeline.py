@@ -29,6 +29,7 @@ from toolweave.planning.router import Decision, llm_route, route
 from toolweave.planning.search_loop import planning_search
 from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
+from toolweave.retrieval.rewrite import searchable
 from toolweave.retrieval.tool_select import rank_tools
 from toolweave.settings import AskSettings, Settings
 from toolweave.traces import LLMCall, RecordingLLM, store_trace, trace_path
@@ -179,7 +180,7 @@ async def _answer_with_tools(
     pool = ServerPool.from_settings(settings, native=gateway_server)
     on_progress("starting MCP servers")
     # Embedding the clauses (and loading the embedder) overlaps with starting the servers.
-    clause_task = asyncio.create_task(embedder.embed([s.text for s in subqueries]))
+    clause_task = asyncio.create_task(embedder.embed([searchable(s.text) for s in subqueries]))
     try:
         async with pool:
             timer.ms["connect"] = pool.startup_ms

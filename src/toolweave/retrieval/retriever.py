@@ -1,7 +1,8 @@
 """Tool retrieval for a question: decompose, search dense (MaxSim) and lexical (BM25) per
 sub-query, fuse, aggregate across sub-queries by max score, keep each sub-query's best tools.
 
-    question -> [whole question] + clauses -> per query: dense hits, BM25 hits -> fusion
+    question -> [whole question] + clauses, each without its request wrapper ("Can you ...")
+             -> per query: dense hits, BM25 hits -> fusion
              -> tool score = max over queries -> top K, each clause guaranteed its top tools
 
 Fusion defaults to z-scores: each list's scores standardised over its top `depth` hits (a short
@@ -27,6 +28,7 @@ from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.expand import Expansion, expand_query
 from toolweave.retrieval.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.retrieval.rerank import llm_rerank
+from toolweave.retrieval.rewrite import searchable
 from toolweave.types import IndexHit
 
 Fusion = Literal["zscore", "rrf", "convex"]
@@ -78,8 +80,8 @@ class ToolRetriever:
         started = time.perf_counter()
         expansion = await self._expand(question)
         expanded = time.perf_counter()
-        clauses = [*self.queries(question)[1:], *expansion.subqueries]
-        queries = [question, *clauses, *expansion.variants]
+        clauses = [searchable(c) for c in [*self.queries(question)[1:], *expansion.subqueries]]
+        queries = [searchable(question), *clauses, *expansion.variants]
         dense: list[list[IndexHit]] = [[] for _ in queries]
         if self.options.dense:
             # With several clauses only the clauses are embedded (embedding cost grows with the
@@ -118,7 +120,9 @@ class ToolRetriever:
         self, clauses: list[str], vectors: np.ndarray | None = None
     ) -> list[ClauseRanking]:
         """Each clause's own fused ranking, without aggregation: what the planner binds a step
-        to. `vectors` are the clauses' embeddings when the caller has them already."""
+        to. `vectors`: the embeddings of the clauses' `searchable` texts, when the caller has
+        them already."""
+        clauses = [searchable(c) for c in clauses]
         if vectors is None and self.options.dense:
             vectors = await self.embedder.embed(clauses)
         dense: list[list[IndexHit]] = [[] for _ in clauses]
