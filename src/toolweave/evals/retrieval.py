@@ -68,6 +68,9 @@ CONFIGS = {
         EvalConfig("full-rrf", "enhanced", replace(_FULL, fusion="rrf"), "RRF fusion"),
         EvalConfig("full-convex", "enhanced", replace(_FULL, fusion="convex"), "min-max fusion"),
         EvalConfig("no-decomposition", "enhanced", replace(_FULL, decompose=False), "no clauses"),
+        EvalConfig(
+            "no-rewrite", "enhanced", replace(_FULL, rewrite=False), "request wrappers searched"
+        ),
         EvalConfig("no-augmentation", "spec", _FULL, "no example queries or topics"),
         EvalConfig("single-vector", "enhanced-1v", _FULL, "one vector per tool"),
         EvalConfig("dense-only", "enhanced", replace(_FULL, lexical=False), "no BM25"),

@@ -40,6 +40,7 @@ class RetrievalOptions:
     lexical: bool = True
     fusion: Fusion = "zscore"
     decompose: bool = True
+    rewrite: bool = True  # search clauses without their request wrapper (retrieval/rewrite)
     depth: int = 50  # hits taken from each source per query
     rrf_k: int = 60
     dense_weight: float = 0.5  # convex fusion: weight of the normalised dense score
@@ -80,8 +81,8 @@ class ToolRetriever:
         started = time.perf_counter()
         expansion = await self._expand(question)
         expanded = time.perf_counter()
-        clauses = [searchable(c) for c in [*self.queries(question)[1:], *expansion.subqueries]]
-        queries = [searchable(question), *clauses, *expansion.variants]
+        clauses = self._searchable([*self.queries(question)[1:], *expansion.subqueries])
+        queries = [*self._searchable([question]), *clauses, *expansion.variants]
         dense: list[list[IndexHit]] = [[] for _ in queries]
         if self.options.dense:
             # With several clauses only the clauses are embedded (embedding cost grows with the
@@ -122,7 +123,7 @@ class ToolRetriever:
         """Each clause's own fused ranking, without aggregation: what the planner binds a step
         to. `vectors`: the embeddings of the clauses' `searchable` texts, when the caller has
         them already."""
-        clauses = [searchable(c) for c in clauses]
+        clauses = self._searchable(clauses)
         if vectors is None and self.options.dense:
             vectors = await self.embedder.embed(clauses)
         dense: list[list[IndexHit]] = [[] for _ in clauses]
@@ -133,6 +134,9 @@ class ToolRetriever:
             scores, evidence = self._fuse(hits, text)
             rankings.append(ClauseRanking(list(scores), evidence, {h.key: h.score for h in hits}))
         return rankings
+
+    def _searchable(self, texts: list[str]) -> list[str]:
+        return [searchable(t) for t in texts] if self.options.rewrite else texts
 
     async def _rerank(self, question: str, hits: list[IndexHit]) -> list[IndexHit]:
         """The LLM's order of the top hits, or theirs when it fails."""
