@@ -110,6 +110,14 @@ def test_ask_stores_a_trace_that_trace_show_prints(tmp_path: Path) -> None:
     assert [(t["id"], t["route"], t["ok_steps"], t["failed_steps"]) for t in listed] == [
         (trace_id, "parallel", 2, 0)
     ]
+    # A follow-up: "there" is the place the earlier question named.
+    follow_up = "And what time is it there now?"
+    later = toolweave("ask", follow_up, "--after", trace_id[:5], "--json", cwd=tmp_path)
+    assert later.returncode == 0, later.stderr
+    [step] = json.loads(later.stdout)["plan"]["steps"]
+    assert (step["tool"], step["arguments"]) == ("get_current_time", {"timezone": "Asia/Tokyo"})
+    missing = toolweave("ask", follow_up, "--after", "ffffffff", cwd=tmp_path)
+    assert missing.returncode == 2 and "no trace 'ffffffff'" in missing.stderr
 
 
 def test_the_trace_holds_each_llm_prompt_and_response(tmp_path: Path) -> None:

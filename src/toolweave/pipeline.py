@@ -139,11 +139,13 @@ async def ask(
     on_progress: Progress = lambda _: None,
     on_event: PlanEvents = lambda _event, _plan: None,
     schema: dict[str, Any] | None = None,
+    earlier: str = "",
 ) -> Answer:
     """Answer a question with the configured MCP servers and models; store the run's trace.
     `on_progress` hears the stage, `on_event` each scheduler event with the plan it is about.
     With `schema` (a JSON Schema) the answer is also given as a JSON value valid for it, in
-    `Answer.data` (this needs an LLM)."""
+    `Answer.data` (this needs an LLM). `earlier` is the conversation so far (the question this
+    one follows up): "there" may point at a place it named."""
     question = check_question(question, settings.ask.max_question_chars)
     today = today or date.today()
     started = time.perf_counter()
@@ -153,8 +155,9 @@ async def ask(
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
     else:
         llm = RecordingLLM(make_llm(settings.llm))
+        subqueries = split_clauses(question, earlier)
         answer = await _answer_with_tools(
-            question, settings, llm, today, (on_progress, on_event), schema
+            question, subqueries, settings, llm, today, (on_progress, on_event), schema
         )
         llm_calls = llm.calls
     if settings.ask.traces:
@@ -166,6 +169,7 @@ async def ask(
 
 async def _answer_with_tools(
     question: str,
+    subqueries: list[SubQuery],
     settings: Settings,
     llm: LLM,
     today: date,
@@ -175,7 +179,6 @@ async def _answer_with_tools(
     on_progress, on_event = listeners
     started, timer = time.perf_counter(), _Timer()
     embedder = make_embedder(settings.embedder)
-    subqueries = split_clauses(question)
     gateway_server, gateway = in_process(settings, embedder)
     pool = ServerPool.from_settings(settings, native=gateway_server)
     on_progress("starting MCP servers")

@@ -112,3 +112,18 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
 )
 def test_lists_relative_clauses_conditions_and_thanks(question: str, clauses: list[str]) -> None:
     assert [s.text for s in split_clauses(question)] == clauses
+
+
+def test_there_may_point_at_a_place_named_earlier_in_the_conversation() -> None:
+    earlier = "What is 15% of 2,340, and what time is it in Tokyo?"
+    assert [s.text for s in split_clauses("And the weather there?", earlier)] == [
+        "the weather in Tokyo?"
+    ]
+    # A place the question names itself is nearer.
+    assert [s.text for s in split_clauses("Hotels in Oslo and the weather there", earlier)] == [
+        "Hotels in Oslo and the weather in Oslo"
+    ]
+    assert [s.text for s in split_clauses("Find hotels in Oslo. Weather there?", earlier)] == [
+        "Find hotels in Oslo.",
+        "Weather in Oslo?",
+    ]

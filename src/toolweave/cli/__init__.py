@@ -27,7 +27,7 @@ from toolweave.cli.evals import eval_app
 from toolweave.cli.gateway import gateway_app
 from toolweave.cli.live import PlanView
 from toolweave.cli.tools import index_command, tools_app
-from toolweave.cli.traces import trace_app
+from toolweave.cli.traces import open_traces, trace_app
 from toolweave.errors import InputError
 from toolweave.types import Answer
 
@@ -68,6 +68,15 @@ def ask(
             show_default=False,
         ),
     ] = None,
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after",
+            help="A follow-up to an earlier run (its trace id, or a unique start of it): "
+            '"there" may point at a place that run\'s question named.',
+            show_default=False,
+        ),
+    ] = None,
     config: ConfigOption = None,
 ) -> None:
     """Answer QUESTION: pick tools, call them in parallel, print a cited answer and the calls."""
@@ -76,6 +85,10 @@ def ask(
     from toolweave.pipeline import ask as run_ask
 
     output_schema = _read_schema(schema) if schema else None
+    earlier = ""
+    if after:
+        with open_traces(config) as store:
+            earlier = store.get(after).answer.question
     quiet = as_json or answer_only or schema is not None
     with PlanView(enabled=not quiet) as view:
         answer = run_or_exit(
@@ -85,6 +98,7 @@ def ask(
                 on_progress=view.message,
                 on_event=view.event,
                 schema=output_schema,
+                earlier=earlier,
             )
         )
     if as_json:

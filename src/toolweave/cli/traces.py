@@ -28,7 +28,7 @@ def trace_list(
     config: ConfigOption = None,
 ) -> None:
     """The latest runs, newest first: id, time, route, duration, tool calls, question."""
-    with _trace_store(config) as store:
+    with open_traces(config) as store:
         traces = store.list(limit)
     if as_json:
         out.print_json(json.dumps([t.model_dump(mode="json") for t in traces]))
@@ -61,7 +61,7 @@ def trace_show(
     """One run: question, route, timings, plan, tool calls, LLM prompts and responses, answer."""
     from toolweave.traces import format_trace
 
-    with _trace_store(config) as store:
+    with open_traces(config) as store:
         trace = store.get(trace_id)
     if as_json:
         out.print_json(trace.model_dump_json())
@@ -70,7 +70,8 @@ def trace_show(
 
 
 @contextmanager
-def _trace_store(config: Path | None) -> Iterator[TraceStore]:
+def open_traces(config: Path | None) -> Iterator[TraceStore]:
+    """The trace store of the configured state dir; exit 2 when it cannot be read."""
     from toolweave.traces import TraceStore, trace_path
 
     settings = load_or_exit(config)

@@ -4,7 +4,8 @@ Splits at sentence ends, semicolons, and at "and"/"then"/commas only where a new
 ("..., and what time is it", "... and convert ..."), so "salt and pepper" or "2,340" stay whole.
 A place named in one clause is carried into a later clause that points back at it with "there"
 ("book a hotel in Paris and tell me the weather there" -> "tell me the weather in Paris"), so
-every clause can be searched and answered on its own.
+every clause can be searched and answered on its own; in a follow-up question, "there" may point
+at a place the conversation named before.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ _THERE = re.compile(
 )
 
 
-def split_clauses(question: str) -> list[SubQuery]:
-    """The question's clauses in order; a question with one intent gives one clause."""
+def split_clauses(question: str, earlier: str = "") -> list[SubQuery]:
+    """The question's clauses in order; a question with one intent gives one clause. `earlier`
+    is the conversation so far: a "there" may point at the last place it named."""
     clauses: list[str] = []
     for sentence in _SENTENCE_END.split(question.strip()):
         condition = ""
@@ -71,7 +73,9 @@ def split_clauses(question: str) -> list[SubQuery]:
             clauses.append(condition.rstrip(", "))
     if not clauses and question.strip():
         clauses = [question.strip()]
-    return [SubQuery(index=i, text=text) for i, text in enumerate(_carry_places(clauses))]
+    place = (_PLACE.findall(earlier) or [None])[-1]
+    carried = _carry_places(clauses, place)
+    return [SubQuery(index=i, text=text) for i, text in enumerate(carried)]
 
 
 def _pieces(sentence: str) -> list[str]:
@@ -94,12 +98,16 @@ def _ends_list(before: str, after: str) -> bool:
     return len(items) == 2 and len(items[1].split()) <= LIST_ITEM_WORDS and not opens_request
 
 
-def _carry_places(clauses: list[str]) -> list[str]:
-    """Replace a back-pointing "there" with the latest place named in an earlier clause."""
-    carried, place = [], None
+def _carry_places(clauses: list[str], place: str | None) -> list[str]:
+    """Replace a back-pointing "there" with the latest place named before it (in an earlier
+    clause, or `place` from earlier in the conversation)."""
+    carried = []
     for clause in clauses:
-        if place and _THERE.search(clause):
-            clause = _THERE.sub(f"in {place}", clause, count=1)
+        if there := _THERE.search(clause):
+            # A place the clause names before its "there" is the nearest one.
+            nearest = (_PLACE.findall(clause[: there.start()]) or [place])[-1]
+            if nearest:
+                clause = f"{clause[: there.start()]}in {nearest}{clause[there.end() :]}"
         if named := _PLACE.findall(clause):
             place = named[-1]
         carried.append(clause)
