@@ -83,7 +83,9 @@ class IndexSettings(_Section):
     ann_threshold: int = Field(100_000, gt=0)
     # Inverted lists scanned per query: 32 kept recall@10 within 1% of exact at 2M segments.
     nprobe: int = Field(32, gt=0)
-    generated_queries: bool = True
+    # Template example queries and key topics per tool: off, they did not earn their place in
+    # the retrieval ablations (R@5 level or lower on every dev and test split).
+    generated_queries: bool = False
     # Synthetic queries per tool from the LLM (TURA-style augmentation); 0 turns it off.
     llm_queries_per_tool: int = Field(0, ge=0, le=50)
     llm_temperature: float = Field(1.2, ge=0, le=2)

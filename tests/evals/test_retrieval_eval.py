@@ -31,7 +31,7 @@ def test_document_styles() -> None:
     assert [s.text for s in document(FORECAST, "plain").segments] == [
         "get forecast: Weather forecast for a city."
     ]
-    assert len(document(FORECAST, "enhanced-1v").segments) == 1
+    assert len(document(FORECAST, "spec-1v").segments) == 1
     logged = [f"will it rain in town {i}?" for i in range(50)]
     warm = document(FORECAST, "warm", logged)
     from_log = [s for s in warm.segments if s.origin == "logged"]
@@ -53,8 +53,8 @@ async def test_evaluate_scores_the_ranking_against_the_gold_tools(tmp_path: Path
     ]
     servers = [ServerInfo(name=t.server) for t in (FORECAST, CONVERT, TRANSLATE)]
     dataset = RetrievalDataset("tiny", servers, [FORECAST, CONVERT, TRANSLATE], queries)
-    index = await eval_index(dataset, "enhanced", EMBEDDER, tmp_path)
-    assert len(index) == 3 and (tmp_path / "tiny" / "enhanced-v2").is_dir()
+    index = await eval_index(dataset, "spec", EMBEDDER, tmp_path)
+    assert len(index) == 3 and (tmp_path / "tiny" / "spec-v2").is_dir()
     row = await evaluate(dataset, CONFIGS["full"], index, EMBEDDER)
     assert (
         row.queries == 3 and row.metrics["R@1"] == 1.0 and row.metrics["P@5"] == pytest.approx(0.2)

@@ -7,8 +7,9 @@ options. Indexes are built once per dataset and style, then cached under
 Document styles:
     plain        one segment per tool: "readable name: description" (the baseline documents)
     spec         the tool's own segments: name + first sentence, other sentences, arguments
-    enhanced     spec + generated example queries and key topics (the default index)
-    enhanced-1v  the enhanced document as one text and one vector (single-vector ablation)
+                 (the default index)
+    spec-1v      the spec document as one text and one vector (single-vector ablation)
+    enhanced     spec + template example queries and key topics (`index.generated_queries`)
     warm         enhanced + up to 20 logged queries per tool from a split disjoint from the test
                  queries (ToolE queries outside the test sample, Seal-Tools dev, ToolLens train);
                  reported apart from the zero-shot rows, and skipped where no such split exists
@@ -35,7 +36,7 @@ from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.types import Segment, ToolDoc, ToolSpec
 
-Style = Literal["plain", "spec", "enhanced", "enhanced-1v", "warm"]
+Style = Literal["plain", "spec", "spec-1v", "enhanced", "warm"]
 Progress = Callable[[str, int, int], None]
 EVAL_INDEX_VERSION = 2
 WARM_QUERIES_PER_TOOL = 20  # TURA generates 20 queries per server; the same budget per tool
@@ -50,40 +51,35 @@ class EvalConfig:
 
 
 _FULL = RetrievalOptions()
+_AS_IS = RetrievalOptions(decompose=False, rewrite=False)
 CONFIGS = {
     c.name: c
     for c in [
-        # The baseline rows of the issue: documents = name + description, no decomposition.
-        EvalConfig(
-            "bm25", "plain", RetrievalOptions(dense=False, decompose=False), "baseline: BM25"
-        ),
-        EvalConfig(
-            "dense", "plain", RetrievalOptions(lexical=False, decompose=False), "baseline: dense"
-        ),
-        EvalConfig(
-            "rrf", "plain", RetrievalOptions(fusion="rrf", decompose=False), "baseline: RRF"
-        ),
+        # The baseline rows of the issue: documents = name + description, the question as it is.
+        EvalConfig("bm25", "plain", replace(_AS_IS, dense=False), "baseline: BM25"),
+        EvalConfig("dense", "plain", replace(_AS_IS, lexical=False), "baseline: dense"),
+        EvalConfig("rrf", "plain", replace(_AS_IS, fusion="rrf"), "baseline: RRF"),
         # The full pipeline and its ablations.
-        EvalConfig("full", "enhanced", _FULL, "the default pipeline"),
-        EvalConfig("full-rrf", "enhanced", replace(_FULL, fusion="rrf"), "RRF fusion"),
-        EvalConfig("full-convex", "enhanced", replace(_FULL, fusion="convex"), "min-max fusion"),
-        EvalConfig("no-decomposition", "enhanced", replace(_FULL, decompose=False), "no clauses"),
+        EvalConfig("full", "spec", _FULL, "the default pipeline"),
+        EvalConfig("full-rrf", "spec", replace(_FULL, fusion="rrf"), "RRF fusion"),
+        EvalConfig("full-convex", "spec", replace(_FULL, fusion="convex"), "min-max fusion"),
+        EvalConfig("no-decomposition", "spec", replace(_FULL, decompose=False), "no clauses"),
         EvalConfig(
-            "no-rewrite", "enhanced", replace(_FULL, rewrite=False), "request wrappers searched"
+            "no-rewrite", "spec", replace(_FULL, rewrite=False), "request wrappers searched"
         ),
-        EvalConfig("no-augmentation", "spec", _FULL, "no example queries or topics"),
-        EvalConfig("single-vector", "enhanced-1v", _FULL, "one vector per tool"),
-        EvalConfig("dense-only", "enhanced", replace(_FULL, lexical=False), "no BM25"),
-        EvalConfig("bm25-only", "enhanced", replace(_FULL, dense=False), "no dense"),
+        EvalConfig("augmented", "enhanced", _FULL, "+ template example queries and topics"),
+        EvalConfig("single-vector", "spec-1v", _FULL, "one vector per tool"),
+        EvalConfig("dense-only", "spec", replace(_FULL, lexical=False), "no BM25"),
+        EvalConfig("bm25-only", "spec", replace(_FULL, dense=False), "no dense"),
         EvalConfig(
             "full-llm",
-            "enhanced",
+            "spec",
             replace(_FULL, expand=True),
             "with an LLM: + its sub-queries, variants and step-back query",
         ),
         EvalConfig(
             "full-llm-rerank",
-            "enhanced",
+            "spec",
             replace(_FULL, llm_rerank=True),
             "with an LLM: it reorders the top 10",
         ),
@@ -105,15 +101,14 @@ def document(tool: ToolSpec, style: Style, logged: list[str] | None = None) -> T
         return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="spec")])
     if style == "spec":
         return ToolDoc(tool=tool, segments=spec_segments(tool))
+    if style == "spec-1v":
+        text = "\n".join(s.text for s in spec_segments(tool))
+        return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="spec")])
     augmentation = generated_segments(tool, readable_name(tool.server))
     if style == "warm" and logged:
         chosen = random.Random(tool.key).sample(logged, min(WARM_QUERIES_PER_TOOL, len(logged)))
         augmentation += LoggedQueries({tool.key: chosen}).segments(tool)
-    doc = build_tool_doc(tool, augmentation)
-    if style == "enhanced-1v":
-        text = "\n".join(s.text for s in doc.segments)
-        return ToolDoc(tool=tool, segments=[Segment(text=text, kind="name", origin="generated")])
-    return doc
+    return build_tool_doc(tool, augmentation)
 
 
 async def eval_index(
