@@ -181,6 +181,9 @@ def test_ctrl_c_leaves_no_server_process_behind(tmp_path: Path) -> None:
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # As on a terminal: a runner started in the background (nohup, `&`) passes SIGINT on
+        # ignored, and Python keeps an ignored SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 30
     while len(matching(marker)) < 2:  # the docs server and the mute one are running
