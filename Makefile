@@ -28,6 +28,7 @@ test: setup
 lint: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy src
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

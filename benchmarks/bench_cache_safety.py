@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from toolweave.grounding.cache import SearchCache, normalize_query
-from toolweave.grounding.cache_sqlite import SqliteCacheBackend
+from toolweave.grounding.cache.search_cache import SearchCache, normalize_query
+from toolweave.grounding.cache.sqlite import SqliteCacheBackend
 from toolweave.grounding.guard import conflicts
 from toolweave.grounding.records import SearchRequest, SearchResult
 from toolweave.models.onnx_embedder import OnnxEmbedder

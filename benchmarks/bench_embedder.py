@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from toolweave.evals.datasets import load_dataset
+from toolweave.language.clauses import split_clauses
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.retrieval.decompose import split_clauses
 from toolweave.settings import load_settings
 
 RESULTS = Path(__file__).parent / "results" / "embedder.json"
@@ -54,7 +54,7 @@ def bench(questions: int) -> dict[str, object]:
         ("Seal-Tools question, whole", lambda q: [q]),
         (
             "Seal-Tools question, its clauses (as retrieval does)",
-            lambda q: [c.text for c in split_clauses(q)],
+            split_clauses,
         ),
     ):
         times = [per_call_ms(embedder, texts_of(q.text), repeats=1) for q in seal.queries]

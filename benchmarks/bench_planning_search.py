@@ -25,8 +25,8 @@ from typing import Any
 
 from toolweave.grounding.gateway import SearchGateway, open_gateway
 from toolweave.grounding.records import SearchRequest, SearchResult
+from toolweave.grounding.search_loop import planning_search
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.planning.search_loop import planning_search
 from toolweave.settings import load_settings
 
 RESULTS = Path(__file__).parent / "results" / "planning_search.json"

@@ -50,7 +50,7 @@ from langgraph.graph import END, START, StateGraph
 
 from toolweave.execution.scheduler import Scheduler
 from toolweave.settings import load_settings
-from toolweave.types import Observation, Plan, Step, SubQuery
+from toolweave.types import Clause, Observation, Plan, Step
 
 RESULTS = Path(__file__).parent / "results" / "scheduler.json"
 CONCURRENCY = 1000  # more than any DAG here has steps: the limit never binds
@@ -144,7 +144,7 @@ def to_plan(dag: Dag) -> Plan:
         steps=[
             Step(
                 id=f"s{i}",
-                subquery=SubQuery(index=i, text=f"step {i}"),
+                clause=Clause(index=i, text=f"step {i}"),
                 server="sim",
                 tool=tools[i],
                 depends_on=[f"s{d}" for d in needs],

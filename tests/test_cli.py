@@ -60,25 +60,6 @@ def test_json_output_is_the_same_answer(tmp_path: Path) -> None:
     }
 
 
-def test_a_question_no_tool_fits_is_grounded_by_the_gateway_s_local_provider(
-    tmp_path: Path,
-) -> None:
-    run = toolweave("ask", "How do I declare an MCP server?", "--json", cwd=tmp_path)
-    answer = json.loads(run.stdout)
-    search = answer["observations"][0]
-    assert (search["server"], search["tool"]) == ("search", "search")
-    assert search["structured"]["provider"] == "local"  # no web provider is configured
-    assert "mcpServers" in answer["text"] and answer["sources"][0]["kind"] == "document"
-    assert answer["sources"][0]["uri"].endswith("configuration.md#declaring-mcp-servers")
-
-
-def test_over_budget_gives_a_partial_answer_that_says_what_was_not_done(tmp_path: Path) -> None:
-    run = toolweave("ask", DEMO, cwd=tmp_path, env={"TOOLWEAVE_ASK__MAX_STEPS": "1"})
-    assert run.returncode == 0, run.stderr
-    assert "15% of 2,340 = 351 [1]" in run.stdout
-    assert "not done: over the step budget (1 step)" in run.stdout
-
-
 def test_ask_stores_a_trace_that_trace_show_prints(tmp_path: Path) -> None:
     run = toolweave("ask", DEMO, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -89,7 +70,8 @@ def test_ask_stores_a_trace_that_trace_show_prints(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     text = shown.stdout
     assert f"trace {trace_id}" in text and f"question: {DEMO}" in text
-    assert "route: parallel (" in text and re.search(r"timings: connect \d+ ms .* total", text)
+    assert "route: parallel (" in text
+    assert re.search(r"timings: analyse \d+ ms .*connect \d+ ms .* total", text)
     assert "s1 calc.percentage: What is 15% of 2,340" in text
     assert "percent = 15 (extracted)" in text and "value = 2340 (extracted)" in text
     assert "s2 time.get_current_time: what time is it in Tokyo?" in text
@@ -156,35 +138,6 @@ def test_trace_commands_explain_unknown_ids_and_broken_stores(tmp_path: Path) ->
     assert broken.returncode == 2 and f"trace store {store} cannot be opened" in broken.stderr
 
 
-def weather_config(tmp_path: Path) -> dict[str, str]:
-    server = Path(__file__).parent / "data" / "weather_server.py"
-    config = tmp_path / "toolweave.toml"
-    config.write_text(f'[mcpServers.weather]\ncommand = "{sys.executable}"\nargs = ["{server}"]\n')
-    return {"TOOLWEAVE_CONFIG": str(config)}
-
-
-def test_weather_without_a_place_gets_a_clarifying_question(tmp_path: Path) -> None:
-    env = weather_config(tmp_path)
-    run = toolweave("ask", "What's the weather tomorrow?", cwd=tmp_path, env=env)
-    assert run.returncode == 0, run.stderr
-    assert "Question back" in run.stdout and "Which city do you mean" in run.stdout
-    assert "route: clarify" in run.stdout
-    answered = toolweave(
-        "ask", "What's the weather in Paris tomorrow?", "--json", cwd=tmp_path, env=env
-    )
-    answer = json.loads(answered.stdout)
-    assert answer["route"] == "single"
-    [call] = answer["observations"]
-    assert (call["tool"], call["arguments"]["city"]) == ("get_forecast", "Paris")
-    assert "Mild and dry in Paris" in answer["text"]
-
-
-def test_small_talk_is_answered_directly_without_starting_servers(tmp_path: Path) -> None:
-    run = toolweave("ask", "Thank you!", "--json", cwd=tmp_path)
-    answer = json.loads(run.stdout)
-    assert answer["route"] == "direct" and answer["servers"] == [] and answer["observations"] == []
-
-
 def test_empty_and_huge_questions_are_refused_clearly(tmp_path: Path) -> None:
     empty = toolweave("ask", "   ", cwd=tmp_path)
     assert empty.returncode == 2 and "the question is empty" in empty.stderr
@@ -204,20 +157,6 @@ def test_config_errors_exit_2_with_the_file_and_field(tmp_path: Path) -> None:
     (tmp_path / "toolweave.toml").write_text("[ask]\nmax_question_char = 5\n")
     unknown = toolweave("config", cwd=tmp_path)
     assert unknown.returncode == 2 and "`ask.max_question_char`: unknown field" in unknown.stderr
-
-
-def test_broken_servers_do_not_stop_the_answer(tmp_path: Path) -> None:
-    (tmp_path / "toolweave.toml").write_text(
-        '[mcpServers.ghost]\ncommand = "toolweave-no-such-command"\n\n'
-        f'[mcpServers.dies]\ncommand = "{sys.executable}"\nargs = ["-c", "raise SystemExit(1)"]\n'
-    )
-    run = toolweave("ask", DEMO, "--json", cwd=tmp_path, env={"TOOLWEAVE_LLM__BACKEND": "none"})
-    assert run.returncode == 0, run.stderr
-    answer = json.loads(run.stdout)
-    states = {s["name"]: (s["state"], s["error"] or "") for s in answer["servers"]}
-    assert states["ghost"][0] == "failed" and "was not found" in states["ghost"][1]
-    assert states["dies"][0] == "failed"
-    assert "= 351" in answer["text"] and answer["llm"] == "none"
 
 
 def test_config_shows_the_effective_settings(tmp_path: Path) -> None:
@@ -381,59 +320,3 @@ def test_eval_plans_prints_plan_quality(tmp_path: Path) -> None:
     assert len(row["results"]) == 4 and 0 <= row["edge_f1"] <= 1
     unknown = toolweave("eval", "plans", "--planner", "oracle", cwd=tmp_path, env=env)
     assert unknown.returncode == 2 and "unknown planner 'oracle'" in unknown.stderr
-
-
-def test_a_tool_that_needs_another_tools_output_gets_a_chain(tmp_path: Path) -> None:
-    server = Path(__file__).parent / "data" / "travel_server.py"
-    config = tmp_path / "toolweave.toml"
-    config.write_text(f'[mcpServers.travel]\ncommand = "{sys.executable}"\nargs = ["{server}"]\n')
-    env = {"TOOLWEAVE_CONFIG": str(config)}
-    question = "Find flights from Oslo to Rome on 3 May 2027"
-    run = toolweave("ask", question, "--json", cwd=tmp_path, env=env)
-    assert run.returncode == 0, run.stderr
-    answer = json.loads(run.stdout)
-    assert answer["route"] == "planning"
-    calls = [(o["tool"], o["arguments"]) for o in answer["observations"]]
-    assert calls == [
-        ("search_airport", {"query": "Oslo"}),
-        ("search_airport", {"query": "Rome"}),
-        (
-            "search_flights",
-            {"originSkyId": "OSL", "destinationSkyId": "FCO", "date": "2027-05-03"},
-        ),
-    ]
-    assert "3 flights OSL to FCO on 2027-05-03" in answer["text"]
-    assert any("to give s3 its originSkyId" in note for note in answer["notes"])
-
-
-TWO_HOPS = [
-    ("Ventara (album)", "Ventara is the third studio album by the band Halvorsen Lane, from 1994."),
-    ("Halvorsen Lane", "Halvorsen Lane is a rock band formed in Bergen in 1987 by Ingrid Moe."),
-    ("Bergen", "Bergen is a city on the west coast of Norway, known for its harbour and rain."),
-    ("Studio albums", "A studio album is recorded in a studio rather than at a concert."),
-]
-
-
-def test_a_multi_hop_question_is_searched_again_with_what_was_found(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text(
-        "\n".join(json.dumps({"id": n, "title": t, "text": x}) for n, (t, x) in enumerate(TWO_HOPS))
-    )
-    config = tmp_path / "toolweave.toml"
-    config.write_text(f'[grounding]\ncorpus = "{corpus}"\n[llm]\nbackend = "none"\n')
-    question = "In which city was the band that recorded Ventara formed?"
-    run = toolweave("ask", question, "--json", cwd=tmp_path, env={"TOOLWEAVE_CONFIG": str(config)})
-    assert run.returncode == 0, run.stderr
-    answer = json.loads(run.stdout)
-    assert answer["route"] == "iterative"
-    queries = [o["arguments"]["query"] for o in answer["observations"]]
-    # The second query carries the bridge entity the first round brought in.
-    assert queries[0] == question and queries[1].startswith("Halvorsen Lane")
-    assert "formed in Bergen" in answer["text"]
-    assert [s["title"] for s in answer["sources"]].count("Halvorsen Lane") == 1
-    # Past the deadline the search is cancelled: a partial answer that says so.
-    config.write_text(config.read_text() + "[ask]\ndeadline_s = 0.001\n")
-    late = toolweave("ask", question, "--json", cwd=tmp_path, env={"TOOLWEAVE_CONFIG": str(config)})
-    answer = json.loads(late.stdout)
-    assert answer["route"] == "iterative"
-    assert "the deadline of 0.001 s passed while searching" in answer["text"]

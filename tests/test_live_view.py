@@ -6,7 +6,7 @@ from rich.console import Console
 
 from toolweave.cli.live import PlanView
 from toolweave.execution.scheduler import Event
-from toolweave.types import Plan, Step, SubQuery
+from toolweave.types import Clause, Plan, Step
 
 
 def rendered(view: PlanView) -> str:
@@ -18,7 +18,7 @@ def rendered(view: PlanView) -> str:
 def test_steps_change_state_as_events_arrive() -> None:
     plan = Plan(
         steps=[
-            Step(id=f"s{n}", subquery=SubQuery(index=n, text="x"), server="travel", tool=tool)
+            Step(id=f"s{n}", clause=Clause(index=n, text="x"), server="travel", tool=tool)
             for n, tool in ((1, "search_airport"), (2, "search_flights"))
         ]
     )
@@ -38,7 +38,7 @@ def test_steps_change_state_as_events_arrive() -> None:
 
 
 def test_a_step_not_yet_reported_is_waiting() -> None:
-    plan = Plan(steps=[Step(id="s1", subquery=SubQuery(index=0, text="x"), server="a", tool="b")])
+    plan = Plan(steps=[Step(id="s1", clause=Clause(index=0, text="x"), server="a", tool="b")])
     view = PlanView(enabled=False)
     view.event(Event("plan"), plan)
     assert rendered(view).splitlines()[1].split() == ["s1", "a.b", "-", "waiting"]

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from toolweave.engine import ask
 from toolweave.errors import ConfigError, InputError, LLMRequestError
 from toolweave.models import LLM, complete_json
 from toolweave.models.openai_http import OpenAIChat, OpenAIHTTP
-from toolweave.pipeline import ask
 from toolweave.settings import Settings
 from toolweave.traces import LLMCall, RecordingLLM, TraceStore, store_trace, trace_path
-from toolweave.types import Answer, Observation, Plan, Source, Step, SubQuery
+from toolweave.types import Answer, Clause, Observation, Plan, Source, Step
 
 from .models.openai_server import OpenAIServer, Reply, chat_reply, stream_reply
 
@@ -28,7 +28,7 @@ MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "conten
 def answer(question: str = "What is 15% of 2,340?", failed: int = 0) -> Answer:
     step = Step(
         id="s1",
-        subquery=SubQuery(index=0, text=question),
+        clause=Clause(index=0, text=question),
         server="calc",
         tool="percentage",
         arguments={"percent": 15, "value": 2340},
@@ -151,7 +151,7 @@ def recorder(server: OpenAIServer) -> RecordingLLM:
 
 
 @pytest.mark.anyio
-async def test_a_completion_is_recorded_and_counted_by_the_wrapped_llm(
+async def test_a_completion_is_recorded_and_counted_per_run_and_by_the_wrapped_llm(
     server: OpenAIServer,
 ) -> None:
     server.add(CHAT, chat_reply("hello", prompt_tokens=9, completion_tokens=2))
@@ -162,7 +162,9 @@ async def test_a_completion_is_recorded_and_counted_by_the_wrapped_llm(
     [call] = llm.calls
     assert call.messages == MESSAGES and call.response == "hello" and call.error is None
     assert (call.prompt_tokens, call.completion_tokens) == (9, 2) and call.ms > 0
-    assert llm.usage is llm.llm.usage and llm.usage.requests == 1
+    assert llm.usage == llm.llm.usage and llm.usage.requests == 1
+    # Another run on the same backend counts only its own calls.
+    assert RecordingLLM(llm.llm).usage.requests == 0
     assert server.requests[0][2]["max_tokens"] == 5  # the arguments reach the backend
 
 

@@ -1,9 +1,12 @@
 """toolweave: tool-augmented AI search over MCP servers and local documents.
 
-    from toolweave import ask, load_settings
+    from toolweave import Engine, ask, load_settings
     answer = asyncio.run(ask("What is 15% of 2,340?", load_settings()))
 
-Importing toolweave stays cheap: the pipeline (MCP SDK, models) loads on first use of `ask`.
+    async with Engine.open(load_settings()) as engine:   # a long-lived process
+        answer = await engine.ask("What time is it in Tokyo?")
+
+Importing toolweave stays cheap: the engine (MCP SDK, models) loads on first use.
 """
 
 from __future__ import annotations
@@ -29,12 +32,14 @@ from toolweave.settings import Settings, load_settings
 from toolweave.types import Answer, Observation, Plan, ServerSpec, Source, Step, ToolSpec
 
 if TYPE_CHECKING:
-    from toolweave.pipeline import ask
+    from toolweave.engine import AskOptions, Engine, ask
 
 __version__ = "0.1.0"
 __all__ = [
     "Answer",
+    "AskOptions",
     "ConfigError",
+    "Engine",
     "InputError",
     "LLMError",
     "ModelError",
@@ -55,8 +60,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "ask":
-        from toolweave.pipeline import ask
+    if name in ("ask", "Engine", "AskOptions"):
+        from toolweave import engine
 
-        return ask
+        return getattr(engine, name)
     raise AttributeError(f"module 'toolweave' has no attribute {name!r}")

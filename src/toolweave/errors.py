@@ -10,7 +10,13 @@
     │       ├── LLMUnavailableError   no LLM is configured (backend "none")
     │       ├── LLMRequestError       the LLM could not be reached or kept failing
     │       └── StructuredOutputError output still invalid for its JSON schema after one repair
-    └── ServerError            an MCP server could not be started or reached
+    ├── ServerError            an MCP server could not be started or reached
+    ├── ProviderError          grounding.records: one search provider failed one request
+    ├── IndexMismatchError     index.store: the tool index on disk must be rebuilt
+    └── UnresolvedReference    planning.references: a step's argument names a missing result
+
+Classes defined outside this module are prefixed with their module (under `toolweave.`);
+tests/test_errors.py fails when a subclass of ToolweaveError is missing here.
 
 A failing tool call is not an exception: it becomes an `Observation` with an error (data for the
 next decision). Every message says what was wrong and what to do.

@@ -94,13 +94,14 @@ class TraceSummary(_Model):
 
 
 class RecordingLLM:
-    """An `LLM` that passes every call to `llm` and records it in `calls`."""
+    """An `LLM` that passes every call to `llm` and records it in `calls`. Its own `usage`
+    counts this run's calls only (one engine's LLM serves many questions at once): budgets and
+    Answer.llm_calls read it."""
 
     def __init__(self, llm: LLM) -> None:
         self.llm = llm
         self.name = llm.name
-        # The wrapped counters themselves: budgets and Answer.llm_calls keep seeing every call.
-        self.usage = llm.usage
+        self.usage = Usage()
         self.calls: list[LLMCall] = []
 
     async def complete(
@@ -129,7 +130,7 @@ class RecordingLLM:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> AsyncIterator[str]:
-        started, before = time.perf_counter(), replace(self.usage)
+        started, before = time.perf_counter(), replace(self.llm.usage)
         pieces: list[str] = []
         error = None
         try:
@@ -145,8 +146,8 @@ class RecordingLLM:
             # A stream reports its tokens only to the backend's counters; a concurrent call's
             # tokens may fall into this difference.
             spent = Usage(
-                self.usage.prompt_tokens - before.prompt_tokens,
-                self.usage.completion_tokens - before.completion_tokens,
+                self.llm.usage.prompt_tokens - before.prompt_tokens,
+                self.llm.usage.completion_tokens - before.completion_tokens,
             )
             self._record(messages, started, "".join(pieces), spent, error=error)
 
@@ -160,6 +161,7 @@ class RecordingLLM:
         error: str | None = None,
     ) -> None:
         usage = usage or Usage()
+        self.usage.add(Usage(usage.prompt_tokens, usage.completion_tokens, requests=1))
         self.calls.append(
             LLMCall(
                 messages=[dict(m) for m in messages],
@@ -315,7 +317,7 @@ def _plan(answer: Answer) -> str:
     lines = ["plan"]
     for step in answer.plan.steps:
         after = f" after {', '.join(step.depends_on)}" if step.depends_on else ""
-        lines.append(f"  {step.id} {step.server}.{step.tool}{after}: {step.subquery.text}")
+        lines.append(f"  {step.id} {step.key}{after}: {step.clause.text}")
         for name, value in step.arguments.items():
             origin = step.argument_origins.get(name, "?")
             lines.append(f"     {name} = {json.dumps(value, ensure_ascii=False)} ({origin})")
@@ -331,7 +333,7 @@ def _calls(answer: Answer) -> str:
     lines = ["tool calls"]
     for obs in answer.observations:
         outcome = f"ok: {clip(obs.text, RESULT_CHARS)}" if obs.ok else f"failed: {obs.error}"
-        lines.append(f"  {obs.step_id} {obs.server}.{obs.tool} {obs.latency_ms:.0f} ms {outcome}")
+        lines.append(f"  {obs.step_id} {obs.key} {obs.latency_ms:.0f} ms {outcome}")
     return "\n".join(lines) if answer.observations else ""
 
 

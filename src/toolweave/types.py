@@ -1,13 +1,16 @@
 """The shared data model: what flows between the pipeline stages.
 
-question -> SubQuery[] -> Candidate[] -> Plan(Step[]) -> Observation[] -> Answer(Source[])
+question -> QuestionAnalysis(Clause[] with Values) -> Candidate[] -> Plan(Step[])
+         -> Observation[] -> Answer(Source[])
 """
 
 from __future__ import annotations
 
+from datetime import date
+from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class _Model(BaseModel):
@@ -113,11 +116,85 @@ class IndexHit(_Model):
     origin: str = ""
 
 
-class SubQuery(_Model):
-    """One atomic intent of the question."""
+class Span(_Model):
+    """Where a value stands in the text it was read from (character offsets, end exclusive)."""
+
+    start: int
+    end: int
+
+
+class Number(Span):
+    value: float
+    percent: bool = False
+    in_date: bool = False  # a day or a year of a date the text gives ("March 3, 2027")
+
+
+class Quoted(Span):
+    value: str
+
+
+class DateValue(Span):
+    iso: str  # YYYY-MM-DD, relative words resolved against the day of the analysis
+
+
+class ClockTime(Span):
+    hhmm: str  # 24-hour HH:MM
+
+
+class ZoneMention(Span):
+    zone: str  # IANA name of the place or zone named
+
+
+class Place(Span):
+    name: str
+    preposition: str = ""  # "from", "to", "in"...; "" for a city found by name alone
+
+
+class Conversion(_Model):
+    value: float
+    source: str
+    target: str
+
+
+class Values(_Model):
+    """The specific values a piece of text gives, each found once (language/values.py)."""
+
+    numbers: list[Number] = Field(default_factory=list)  # quoted strings' digits left out
+    quoted: list[Quoted] = Field(default_factory=list)
+    dates: list[DateValue] = Field(default_factory=list)
+    times: list[ClockTime] = Field(default_factory=list)
+    zones: list[ZoneMention] = Field(default_factory=list)
+    places: list[Place] = Field(default_factory=list)
+    # The places when the text lists them as alternatives ("Paris, Rome and Oslo"), else [].
+    listed_places: list[str] = Field(default_factory=list)
+    conversions: list[Conversion] = Field(default_factory=list)
+    expression: str | None = None  # the longest arithmetic expression ("15% of 2,340")
+
+    @property
+    def count(self) -> int:
+        """How many specific values the text gives (numbers, quotes, dates, times, places)."""
+        found = (self.numbers, self.quoted, self.dates, self.times, self.zones)
+        return sum(len(values) for values in found)
+
+
+class Clause(_Model):
+    """One atomic intent of the question, with the values it gives (None: not analysed)."""
 
     index: int
     text: str
+    values: Values | None = None
+
+
+class QuestionAnalysis(_Model):
+    """A question analysed once (language.analyse): its clauses, and the values of the whole
+    question (a value one clause names may serve another), read by every later stage."""
+
+    question: str
+    today: date  # the day relative dates were resolved against
+    clauses: list[Clause]
+    values: Values
+    multi_hop: bool = False  # a fact found through another one, or two compared
+    small_talk: bool = False
 
 
 class Candidate(_Model):
@@ -128,19 +205,59 @@ class Candidate(_Model):
     matched: str = ""
 
 
+class ProblemKind(StrEnum):
+    NO_TOOL = "no_tool"  # no connected tool fits the clause
+    NOT_CONNECTED = "not_connected"  # the step's tool or server is not connected
+    ARGUMENTS = "arguments"  # the arguments do not fit the tool's schema
+    PLAN = "plan"  # the plan is defective here (unknown reference, cycle)
+
+
+class Route(StrEnum):
+    """How much effort a question gets (planning/router.py)."""
+
+    DIRECT = "direct"  # small talk: no tool, no search
+    CLARIFY = "clarify"  # ask the user for what only they can say
+    SINGLE = "single"  # one step
+    PARALLEL = "parallel"  # several independent steps, run together
+    ITERATIVE = "iterative"  # multi-hop search: search, read, search again
+    PLANNING = "planning"  # steps that feed each other
+
+
+class Problem(_Model):
+    """Why a step cannot be called; it is then not called."""
+
+    kind: ProblemKind
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class Step(_Model):
     """One tool call the plan makes, with where each argument came from."""
 
     id: str
-    subquery: SubQuery
+    # Traces written before 0.2 call it "clause".
+    clause: Clause = Field(validation_alias=AliasChoices("clause", "clause"))
     server: str
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     argument_origins: dict[str, str] = Field(default_factory=dict)
     depends_on: list[str] = Field(default_factory=list)
     candidates: list[Candidate] = Field(default_factory=list)
-    # Set when the arguments could not be made valid; the step is then not called.
-    problem: str | None = None
+    # Set when the step cannot be called (no tool, arguments that do not fit, a plan defect).
+    problem: Problem | None = None
+
+    @property
+    def key(self) -> str:
+        """'server.tool' of the tool the step is bound to."""
+        return f"{self.server}.{self.tool}"
+
+    @field_validator("problem", mode="before")
+    @classmethod
+    def _legacy_problem(cls, value: Any) -> Any:
+        """Traces written before 0.2 hold a problem as its text."""
+        return {"kind": ProblemKind.PLAN, "text": value} if isinstance(value, str) else value
 
 
 class Plan(_Model):
@@ -159,6 +276,11 @@ class Observation(_Model):
     structured: Any = None
     error: str | None = None
     latency_ms: float = 0.0
+
+    @property
+    def key(self) -> str:
+        """'server.tool' of the tool that was called."""
+        return f"{self.server}.{self.tool}"
 
     @classmethod
     def of(cls, step: Step, *, error: str | None = None, **fields: Any) -> Observation:
@@ -194,11 +316,16 @@ class ServerStatus(_Model):
 class Answer(_Model):
     """What `toolweave ask` returns."""
 
+    @field_validator("route", mode="before")
+    @classmethod
+    def _no_route(cls, value: Any) -> Any:
+        return value or None  # traces written before 0.2 say "" for none
+
     question: str
     text: str
-    # The router's decision: direct, clarify (`text` is then the question back), single,
-    # parallel or planning; and why.
-    route: str = ""
+    # The router's decision (planning.router.Route: direct, clarify (`text` is then the
+    # question back), single, parallel, iterative or planning; "" before routing), and why.
+    route: Route | None = None
     why: str = ""
     sources: list[Source] = Field(default_factory=list)
     plan: Plan = Field(default_factory=Plan)

@@ -9,7 +9,7 @@ from toolweave.answer.extractive import (
     split_sentences,
 )
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.types import Observation, Plan, Step, SubQuery
+from toolweave.types import Clause, Observation, Plan, Step
 
 pytestmark = pytest.mark.anyio
 
@@ -43,7 +43,7 @@ def test_split_sentences() -> None:
 
 
 def step(i: int, text: str, server: str = "s", tool: str = "t") -> Step:
-    return Step(id=f"s{i}", subquery=SubQuery(index=i, text=text), server=server, tool=tool)
+    return Step(id=f"s{i}", clause=Clause(index=i, text=text), server=server, tool=tool)
 
 
 async def test_answer_cites_tools_and_closest_document_sentences() -> None:

@@ -8,14 +8,14 @@ from toolweave.catalog.augment import LLMQueries, LoggedQueries, generated_segme
 from toolweave.catalog.documents import (
     build_tool_doc,
     content_hash,
-    readable_name,
     server_segments,
     spec_segments,
 )
 from toolweave.errors import ConfigError
+from toolweave.language.text import readable_name
 from toolweave.types import ServerInfo, ToolSpec
 
-from ..models.test_structured import ScriptedLLM
+from ..fakes import ScriptedLLM
 
 FORECAST = ToolSpec(
     server="weather",

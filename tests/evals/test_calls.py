@@ -36,7 +36,7 @@ from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.models.structured import schema_problems
 
 from ..benchmarks_dir import BENCHMARKS, needs_benchmarks
-from ..models.test_structured import ScriptedLLM
+from ..fakes import ScriptedLLM
 from .test_ast_match import _gold_call
 
 pytestmark = pytest.mark.anyio

@@ -27,7 +27,7 @@ from toolweave.evals.plans import (
 )
 from toolweave.models import NoLLM
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.types import Plan, Step, SubQuery
+from toolweave.types import Clause, Plan, Step
 
 from ..benchmarks_dir import BENCHMARKS, needs_benchmarks
 
@@ -51,7 +51,7 @@ def test_gold_calls_keep_order_and_turn_references_into_positions() -> None:
 
 def step(step_id: str, tool: str, arguments: dict[str, object]) -> Step:
     return Step(
-        id=step_id, subquery=SubQuery(index=0, text="x"), server="s", tool=tool, arguments=arguments
+        id=step_id, clause=Clause(index=0, text="x"), server="s", tool=tool, arguments=arguments
     )
 
 

@@ -11,8 +11,9 @@ import pytest
 from toolweave.catalog.connections import ServerPool
 from toolweave.execution.executor import run_plan
 from toolweave.execution.scheduler import Budget, Event
+from toolweave.language import clause_of
 from toolweave.models.base import NoLLM
-from toolweave.types import Candidate, Plan, Step, SubQuery
+from toolweave.types import Candidate, Plan, Step
 
 pytestmark = pytest.mark.anyio
 TODAY = date(2026, 11, 22)
@@ -31,7 +32,7 @@ def weather(city: str) -> dict:
 def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = None) -> Step:
     return Step(
         id=sid,
-        subquery=SubQuery(index=int(sid[1:]) - 1, text=f"{tool} step"),
+        clause=clause_of(int(sid[1:]) - 1, f"{tool} step", TODAY),
         server="people",
         tool=tool,
         arguments=arguments,
@@ -42,7 +43,7 @@ def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = No
 async def run(plan: Plan, tmp_path: Path, **options: object) -> list:
     native = {"people": [home_city, weather]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
-        return await run_plan(plan, pool.tools, pool, NoLLM(), today=date(2026, 11, 22), **options)
+        return await run_plan(plan, pool.tools, pool, NoLLM(), **options)
 
 
 async def test_a_result_feeds_the_next_step_s_arguments(tmp_path: Path) -> None:
@@ -92,25 +93,23 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
     asked: list[str] = []
 
     async def reflect(step: Step) -> list[Candidate]:
-        asked.append(step.subquery.text)
+        asked.append(step.clause.text)
         return [
             Candidate(tool=tools[key], score=0.5) for key in ("people.weather", "people.home_city")
         ]
 
     planned = Step(
         id="s1",
-        subquery=SubQuery(index=0, text="where does 'Grace' live"),
+        clause=clause_of(0, "where does 'Grace' live", TODAY),
         server="people",
         tool="weather",
     )
     native = {"people": [home_city, weather]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         tools = {t.key: t for t in pool.tools}
-        without = await run_plan(
-            Plan(steps=[planned.model_copy()]), pool.tools, pool, NoLLM(), today=TODAY
-        )
+        without = await run_plan(Plan(steps=[planned.model_copy()]), pool.tools, pool, NoLLM())
         (observation,) = await run_plan(
-            Plan(steps=[planned]), pool.tools, pool, NoLLM(), today=TODAY, reflect=reflect
+            Plan(steps=[planned]), pool.tools, pool, NoLLM(), reflect=reflect
         )
     assert not without[0].ok and "city" in (without[0].error or "")
     assert observation.ok and observation.tool == "home_city"

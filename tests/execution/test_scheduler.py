@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pytest
 
 from toolweave.execution.scheduler import Budget, Event, Scheduler
-from toolweave.types import Observation, Plan, Step, SubQuery
+from toolweave.types import Clause, Observation, Plan, Step
 
 pytestmark = pytest.mark.anyio
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.anyio
 def plan(*edges: tuple[str, list[str]]) -> Plan:
     return Plan(
         steps=[
-            Step(id=sid, subquery=SubQuery(index=i, text=sid), server="sim", tool=sid, depends_on=d)
+            Step(id=sid, clause=Clause(index=i, text=sid), server="sim", tool=sid, depends_on=d)
             for i, (sid, d) in enumerate(edges)
         ]
     )

@@ -13,12 +13,9 @@ from typing import Any
 import pytest
 
 from toolweave.errors import ConfigError
-from toolweave.grounding.adapters import (
-    ADAPTERS_DIR,
-    http_providers,
-    load_adapter_specs,
-)
-from toolweave.grounding.http_provider import HttpProvider
+from toolweave.grounding.providers.adapters import ADAPTERS_DIR, load_adapter_specs
+from toolweave.grounding.providers.http import HttpProvider
+from toolweave.grounding.providers.registry import http_providers
 from toolweave.grounding.records import ProviderError, SearchRequest
 from toolweave.settings import GroundingSettings, ProviderSettings
 

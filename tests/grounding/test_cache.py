@@ -7,30 +7,31 @@ import asyncio
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import redis
 
 from toolweave.errors import ConfigError, ServerError
-from toolweave.grounding.cache import (
-    CacheBackend,
+from toolweave.grounding.cache.base import CacheBackend
+from toolweave.grounding.cache.redis import RedisCacheBackend
+from toolweave.grounding.cache.search_cache import (
     CacheHit,
     SearchCache,
     normalize_query,
     open_cache,
 )
-from toolweave.grounding.cache_redis import RedisCacheBackend
-from toolweave.grounding.cache_sqlite import SqliteCacheBackend
+from toolweave.grounding.cache.sqlite import SqliteCacheBackend
 from toolweave.grounding.freshness import classify, ttl_for
 from toolweave.grounding.guard import conflicts
 from toolweave.grounding.records import SearchRequest, SearchResult
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.settings import CacheSettings
+
+from ..fakes import CountingEmbedder
 
 pytestmark = pytest.mark.anyio
 
@@ -46,18 +47,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class CountingEmbedder:
-    """The real embedder, counting the texts it is asked to embed."""
-
-    def __init__(self, inner: OnnxEmbedder) -> None:
-        self.inner, self.id, self.dim = inner, inner.id, inner.dim
-        self.texts: list[str] = []
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.texts.extend(texts)
-        return await self.inner.embed(texts)
 
 
 CacheFactory = Callable[..., SearchCache]

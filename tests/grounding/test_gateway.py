@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from toolweave.errors import ConfigError
 from toolweave.grounding.gateway import CircuitBreaker, SearchGateway, open_gateway
-from toolweave.grounding.local import LocalProvider
+from toolweave.grounding.providers.local import LocalProvider
 from toolweave.grounding.records import SearchRequest
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.settings import DEMO_DOCS, Settings, load_settings

@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from toolweave.errors import ConfigError
-from toolweave.grounding.local import LocalProvider
+from toolweave.grounding.providers.local import LocalProvider
 from toolweave.grounding.records import SearchRequest, SearchResult
 from toolweave.grounding.render import render_context, unknown_citations
 from toolweave.models.onnx_embedder import OnnxEmbedder
+
+from ..fakes import CountingEmbedder
 
 pytestmark = pytest.mark.anyio
 TIDES = "Tides are the rise and fall of sea levels caused by the gravity of the Moon and the Sun."
@@ -31,17 +32,6 @@ ARTICLES = [
         "published": "2024-05-01",
     },
 ]
-
-
-class CountingEmbedder:
-    """The bundled embedder, counting the texts it embeds."""
-
-    def __init__(self, inner: OnnxEmbedder) -> None:
-        self.inner, self.id, self.dim, self.texts = inner, inner.id, inner.dim, 0
-
-    async def embed(self, texts: list[str]) -> np.ndarray:
-        self.texts += len(texts)
-        return await self.inner.embed(texts)
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from toolweave.errors import ToolweaveError
 from toolweave.index import IndexMismatchError, ToolIndex, sync_index
+from toolweave.index.store import MIGRATIONS
 from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 
-from .fakes import HashingEmbedder
+from ..fakes import HashingEmbedder
 
 pytestmark = pytest.mark.anyio
 
@@ -118,6 +123,51 @@ async def test_another_embedder_needs_a_rebuild(tmp_path: Path) -> None:
         ToolIndex(tmp_path, embedder_id="other-model", dim=64)
     with pytest.raises(IndexMismatchError, match="dim 32"):
         ToolIndex(tmp_path, embedder_id=HashingEmbedder.id, dim=32)
+
+
+def contents(index: ToolIndex) -> tuple:
+    keys = sorted(index.doc_hashes())
+    return (
+        index.stats(),
+        index.doc_hashes(),
+        index.server_hashes(),
+        [(index.tool_spec(key), index.segments_of(key)) for key in keys],
+    )
+
+
+def schema_version(folder: Path) -> int:
+    with closing(sqlite3.connect(folder / "index.sqlite")) as db:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def test_reopening_an_index_keeps_its_contents_and_schema(tmp_path: Path) -> None:
+    embedder = HashingEmbedder()
+    first = await build(tmp_path, embedder)
+    before = contents(first)
+    first.close()
+    assert schema_version(tmp_path) == len(MIGRATIONS)
+    for _ in range(2):  # the second open finds nothing to migrate either
+        reopened = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
+        assert contents(reopened) == before and before[0]["tools"] == len(TOOLS)
+        reopened.close()
+    assert schema_version(tmp_path) == len(MIGRATIONS)
+
+
+async def test_an_index_from_a_newer_toolweave_must_be_rebuilt(tmp_path: Path) -> None:
+    folder = tmp_path / "index"
+    (await build(folder, HashingEmbedder())).close()
+    newer = len(MIGRATIONS) + 1
+    with closing(sqlite3.connect(folder / "index.sqlite")) as db:
+        db.execute(f"PRAGMA user_version = {newer}")
+    with pytest.raises(IndexMismatchError) as info:
+        ToolIndex(folder, embedder_id=HashingEmbedder.id, dim=HashingEmbedder.dim)
+    assert isinstance(info.value, ToolweaveError)
+    message = str(info.value)
+    assert f"written by a newer toolweave (format {newer})" in message
+    assert str(folder) in message and "`toolweave index --rebuild`" in message
+    assert schema_version(folder) == newer  # left as it was, for the newer toolweave
+    shutil.rmtree(folder)  # as `--rebuild` removes the index files
+    assert len(ToolIndex(folder, embedder_id=HashingEmbedder.id, dim=64)) == 0
 
 
 async def test_a_truncated_vector_file_is_reported(tmp_path: Path) -> None:

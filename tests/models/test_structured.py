@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
-
 import pytest
 
-from toolweave.errors import LLMError, LLMRequestError, LLMUnavailableError, StructuredOutputError
-from toolweave.models import LLM, Completion, Message, NoLLM, Usage, complete_json
+from toolweave.errors import LLMError, LLMUnavailableError, StructuredOutputError
+from toolweave.models import LLM, NoLLM, complete_json
+
+from ..fakes import ScriptedLLM
 
 pytestmark = pytest.mark.anyio
 SCHEMA = {
@@ -17,24 +16,6 @@ SCHEMA = {
     "required": ["n"],
     "additionalProperties": False,
 }
-
-
-class ScriptedLLM:
-    name = "scripted"
-
-    def __init__(self, *answers: str) -> None:
-        self.answers = list(answers)
-        self.calls: list[list[Message]] = []
-        self.usage = Usage()
-
-    async def complete(self, messages: Sequence[Message], **_: Any) -> Completion:
-        self.calls.append(list(messages))
-        if not self.answers:
-            raise LLMRequestError("the scripted LLM has no answer left")
-        return Completion(text=self.answers.pop(0), model=self.name)
-
-    async def stream(self, messages: Sequence[Message], **_: Any) -> AsyncIterator[str]:
-        yield self.answers.pop(0)
 
 
 def test_fakes_and_none_satisfy_the_protocol() -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from toolweave.language import analyse, clause_of
 from toolweave.planning.dataflow import best_field, link_data_flow, output_fields
 from toolweave.planning.planner import fan_out
 from toolweave.planning.validate import validate_plan
-from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
+from toolweave.types import Candidate, Plan, Step, ToolSpec
 
 TODAY = date(2026, 11, 22)
 
@@ -64,7 +65,7 @@ def plan(question: str, *steps: tuple[str, ToolSpec]) -> Plan:
         steps=[
             Step(
                 id=f"s{n + 1}",
-                subquery=SubQuery(index=n, text=text),
+                clause=clause_of(n, text, TODAY),
                 server=spec.server,
                 tool=spec.name,
                 candidates=[Candidate(tool=spec, score=0.5), Candidate(tool=HOTELS, score=0.4)],
@@ -75,7 +76,7 @@ def plan(question: str, *steps: tuple[str, ToolSpec]) -> Plan:
 
 
 def link(question: str, *steps: tuple[str, ToolSpec]) -> tuple[Plan, list[str]]:
-    return link_data_flow(plan(question, *steps), TOOLS, question, TODAY)
+    return link_data_flow(plan(question, *steps), TOOLS, analyse(question, TODAY))
 
 
 def test_a_producer_step_per_role_goes_in_front() -> None:
@@ -154,7 +155,9 @@ def test_a_value_named_in_another_clause_is_carried() -> None:
     question = "Find flights from Paris to Rome on 3 May 2027 and find hotels in Rome"
     hotels = tool("hotels", "book", {"city": "string", "check_in_date": "string"})
     linked = link_data_flow(
-        plan(question, ("find hotels in Rome", hotels)), {hotels.key: hotels}, question, TODAY
+        plan(question, ("find hotels in Rome", hotels)),
+        {hotels.key: hotels},
+        analyse(question, TODAY),
     )[0]
     assert linked.steps[0].arguments == {"check_in_date": "2027-05-03"}
     assert linked.steps[0].argument_origins == {"check_in_date": "question"}
@@ -172,7 +175,7 @@ def test_a_value_the_user_names_wins_over_an_earlier_output() -> None:
 def test_the_input_plan_is_left_as_it_is() -> None:
     question = "Find flights from New York to London"
     original = plan(question, (question, FLIGHTS))
-    link_data_flow(original, TOOLS, question, TODAY)
+    link_data_flow(original, TOOLS, analyse(question, TODAY))
     assert [s.id for s in original.steps] == ["s1"] and original.steps[0].arguments == {}
 
 
@@ -200,12 +203,12 @@ def test_output_fields_reach_into_objects_and_lists() -> None:
 def test_a_clause_listing_several_cities_is_a_step_per_city() -> None:
     question = "Find hotels in Paris, Rome and Oslo"
     hotels = tool("hotels", "search", {"city": "string"})
-    planned = fan_out(plan(question, (question, hotels)), {hotels.key: hotels}, TODAY)
+    planned = fan_out(plan(question, (question, hotels)), {hotels.key: hotels})
     assert [(s.id, s.arguments) for s in planned.steps] == [
         ("s1", {"city": "Paris"}),
         ("s2", {"city": "Rome"}),
         ("s3", {"city": "Oslo"}),
     ]
     assert all([c.tool.key for c in s.candidates] == [hotels.key] for s in planned.steps)
-    single = fan_out(plan("Find hotels in Paris", ("Find hotels in Paris", hotels)), {}, TODAY)
+    single = fan_out(plan("Find hotels in Paris", ("Find hotels in Paris", hotels)), {})
     assert [s.id for s in single.steps] == ["s1"]

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 import pytest
 
+from toolweave.language import analyse, clause_of
 from toolweave.models import NoLLM, make_llm
 from toolweave.models.base import LLM
 from toolweave.models.structured import schema_problems
 from toolweave.planning.llm_planner import MAX_TOOLS, LLMPlan, llm_plan, offered_tools, plan_schema
-from toolweave.planning.planner import plan_steps
+from toolweave.planning.planner import PlanRequest, plan_steps
 from toolweave.planning.validate import validate_plan
 from toolweave.settings import LLMSettings
-from toolweave.types import Candidate, SubQuery, ToolSpec
+from toolweave.types import Candidate, ToolSpec
 
 from ..models.openai_server import OpenAIServer, Reply, chat_reply
 
@@ -40,10 +42,9 @@ CLOCK = tool("time", "current_time", "Returns the current time in a time zone.",
 DOCS = tool("docs", "search", "Searches the local documents.", query="string")
 
 QUESTION = "Where is the Louvre, and what will the weather be there tomorrow?"
-CLAUSES = [
-    SubQuery(index=0, text="Where is the Louvre"),
-    SubQuery(index=1, text="what will the weather be there tomorrow"),
-]
+TODAY = date(2026, 11, 22)
+ANALYSIS = analyse(QUESTION, TODAY)
+CLAUSES = ANALYSIS.clauses
 CANDIDATES = [
     [Candidate(tool=FIND, score=0.8), Candidate(tool=CLOCK, score=0.3)],
     [Candidate(tool=FORECAST, score=0.9), Candidate(tool=CLOCK, score=0.4)],
@@ -94,7 +95,11 @@ def openai(server: OpenAIServer) -> LLM:
 
 
 async def plan(llm: LLM, *, min_score: float = 0.5) -> LLMPlan:
-    return await llm_plan(QUESTION, CLAUSES, CANDIDATES, llm, min_score=min_score, fallback=DOCS)
+    return await llm_plan(request(min_score), llm)
+
+
+def request(min_score: float = 0.5) -> PlanRequest:
+    return PlanRequest(ANALYSIS, CANDIDATES, {}, min_score, DOCS)
 
 
 def deterministic(min_score: float) -> list[tuple[str, str]]:
@@ -118,9 +123,9 @@ async def test_two_tasks_with_a_dependency_and_a_reference_become_a_valid_plan(
         "find_place",
         {"query": "Louvre"},
     )
-    assert first.subquery == SubQuery(index=0, text="Find the Louvre")
+    assert first.clause == clause_of(0, "Find the Louvre", TODAY)
     assert (second.id, second.server, second.tool) == ("s2", "weather", "forecast")
-    assert second.subquery == SubQuery(index=1, text="Get tomorrow's weather in that city")
+    assert second.clause == clause_of(1, "Get tomorrow's weather in that city", TODAY)
     assert second.arguments == {"city": "{{s1.result.city}}", "days": 1}
     assert second.argument_origins == {"city": "llm", "days": "llm"}
     assert second.depends_on == ["s1"]
@@ -228,7 +233,7 @@ async def test_what_does_not_carry_over_is_noted_or_flagged(server: OpenAIServer
     assert result.plan.steps[0].arguments == {"query": "Louvre"}
     assert result.check.repairs == ["s2 depended on unknown step T5: dropped the dependency"]
     assert result.check.problems == ["s2 uses the result of unknown step T7"]
-    assert result.plan.steps[1].problem == "s2 uses the result of unknown step T7"
+    assert str(result.plan.steps[1].problem) == "s2 uses the result of unknown step T7"
 
 
 def test_offered_tools_give_each_clause_its_best_first_and_stop_at_the_limit() -> None:
@@ -253,9 +258,7 @@ async def test_the_embedded_model_gives_a_schema_valid_plan_of_offered_tools() -
     from toolweave.models.llama_embedded import EmbeddedLLM, embedded_available
 
     assert embedded_available() is None, embedded_available()
-    result = await llm_plan(
-        QUESTION, CLAUSES, CANDIDATES, EmbeddedLLM(), min_score=0.5, fallback=DOCS, max_steps=2
-    )
+    result = await llm_plan(request(), EmbeddedLLM(), max_steps=2)
     # A 135M model's plan quality is not asserted: only that its output is a usable plan.
     assert result.by_llm, result.notes
     offered = [FORECAST, FIND, CLOCK, DOCS]

@@ -6,10 +6,12 @@ from datetime import date
 
 import pytest
 
-from toolweave.planning.router import is_multi_hop, llm_route, route
-from toolweave.types import Plan, Step, SubQuery, ToolSpec
+from toolweave.language import analyse, clause_of
+from toolweave.language.cues import is_multi_hop
+from toolweave.planning.router import llm_route, route
+from toolweave.types import Plan, Step, ToolSpec
 
-from ..models.test_structured import ScriptedLLM
+from ..fakes import ScriptedLLM
 
 TODAY = date(2026, 11, 22)
 WEATHER = ToolSpec(
@@ -44,7 +46,7 @@ def plan(*clauses: tuple[str, ToolSpec], depends: dict[str, list[str]] | None = 
         steps.append(
             Step(
                 id=sid,
-                subquery=SubQuery(index=i, text=text),
+                clause=clause_of(i, text, TODAY),
                 server=tool.server,
                 tool=tool.name,
                 depends_on=(depends or {}).get(sid, []),
@@ -55,7 +57,9 @@ def plan(*clauses: tuple[str, ToolSpec], depends: dict[str, list[str]] | None = 
 
 def test_weather_without_a_place_gets_one_specific_question() -> None:
     decision = route(
-        "what's the weather tomorrow", plan(("what's the weather tomorrow", WEATHER)), TOOLS, TODAY
+        analyse("what's the weather tomorrow", TODAY),
+        plan(("what's the weather tomorrow", WEATHER)),
+        TOOLS,
     )
     assert decision.route == "clarify"
     assert decision.clarification == (
@@ -66,7 +70,7 @@ def test_weather_without_a_place_gets_one_specific_question() -> None:
 
 @pytest.mark.parametrize("text", ["weather in Paris tomorrow", "what's the weather like in tokyo"])
 def test_a_place_in_the_question_needs_no_clarification(text: str) -> None:
-    assert route(text, plan((text, WEATHER)), TOOLS, TODAY).route == "single"
+    assert route(analyse(text, TODAY), plan((text, WEATHER)), TOOLS).route == "single"
 
 
 def test_a_place_given_by_the_plan_needs_no_clarification() -> None:
@@ -74,14 +78,16 @@ def test_a_place_given_by_the_plan_needs_no_clarification() -> None:
         ("where Ada lives", PERCENT), ("the weather there", WEATHER), depends={"s2": ["s1"]}
     )
     given.steps[1].arguments = {"city": "{{s1.result.city}}"}
-    assert route("weather where Ada lives", given, TOOLS, TODAY).route == "planning"
+    assert route(analyse("weather where Ada lives", TODAY), given, TOOLS).route == "planning"
 
 
 def test_independent_steps_fan_out_and_small_talk_needs_nothing() -> None:
     two = plan(("15% of 2340", PERCENT), ("weather in Oslo", WEATHER))
-    assert route("15% of 2340 and the weather in Oslo", two, TOOLS, TODAY).route == "parallel"
-    assert route("Thanks a lot!", Plan(), TOOLS, TODAY).route == "direct"
-    assert route("thanks for the weather in Oslo", two, TOOLS, TODAY).route != "direct"
+    assert (
+        route(analyse("15% of 2340 and the weather in Oslo", TODAY), two, TOOLS).route == "parallel"
+    )
+    assert route(analyse("Thanks a lot!", TODAY), Plan(), TOOLS).route == "direct"
+    assert route(analyse("thanks for the weather in Oslo", TODAY), two, TOOLS).route != "direct"
 
 
 @pytest.mark.parametrize(
@@ -121,23 +127,24 @@ SEARCH = ToolSpec(
 def test_a_multi_hop_question_only_search_answers_is_searched_iteratively() -> None:
     question = "In which city was the band that recorded Ventara formed?"
     tools = {**TOOLS, SEARCH.key: SEARCH}
-    decision = route(question, plan((question, SEARCH)), tools, TODAY, search=SEARCH.key)
+    decision = route(analyse(question, TODAY), plan((question, SEARCH)), tools, search=SEARCH.key)
     assert decision.route == "iterative"
     # Without a search tool to iterate with, or when a tool fits, the plan runs as it is.
-    assert route(question, plan((question, SEARCH)), tools, TODAY).route == "single"
+    assert route(analyse(question, TODAY), plan((question, SEARCH)), tools).route == "single"
     two = plan((question, SEARCH), ("What is 15% of 2,340", PERCENT))
-    assert route(question, two, tools, TODAY, search=SEARCH.key).route == "parallel"
+    assert route(analyse(question, TODAY), two, tools, search=SEARCH.key).route == "parallel"
 
 
 FORECAST_PLAN = plan(("What's the weather tomorrow?", WEATHER))
-RULES = route("What's the weather tomorrow?", FORECAST_PLAN, TOOLS, TODAY)
+RULES = route(analyse("What's the weather tomorrow?", TODAY), FORECAST_PLAN, TOOLS)
 
 
 @pytest.mark.anyio
 async def test_the_llm_router_asks_back_in_its_own_words() -> None:
     llm = ScriptedLLM('{"route": "clarify", "text": "For which city?"}')
-    decision, note = await llm_route("What's the weather tomorrow?", FORECAST_PLAN, RULES, llm)
-    assert (decision.route, decision.clarification, note) == ("clarify", "For which city?", None)
+    decision = await llm_route("What's the weather tomorrow?", FORECAST_PLAN, RULES, llm)
+    assert (decision.route, decision.clarification) == ("clarify", "For which city?")
+    assert decision.note is None
     prompt = llm.calls[0][1]["content"]
     assert "weather.get_forecast: What's the weather tomorrow?" in prompt
 
@@ -145,19 +152,19 @@ async def test_the_llm_router_asks_back_in_its_own_words() -> None:
 @pytest.mark.anyio
 async def test_the_llm_router_may_answer_directly() -> None:
     llm = ScriptedLLM('{"route": "direct", "text": "I am toolweave."}')
-    decision, _ = await llm_route("Who are you?", FORECAST_PLAN, RULES, llm)
+    decision = await llm_route("Who are you?", FORECAST_PLAN, RULES, llm)
     assert (decision.route, decision.reply) == ("direct", "I am toolweave.")
 
 
 @pytest.mark.anyio
 async def test_running_the_tools_keeps_the_plans_shape() -> None:
     two = plan(("weather in Paris", WEATHER), ("15% of 80", PERCENT))
-    rules = route("weather in Paris and 15% of 80", two, TOOLS, TODAY)
+    rules = route(analyse("weather in Paris and 15% of 80", TODAY), two, TOOLS)
     assert rules.route == "parallel"
-    decision, _ = await llm_route("q", two, rules, ScriptedLLM('{"route": "tools", "text": ""}'))
+    decision = await llm_route("q", two, rules, ScriptedLLM('{"route": "tools", "text": ""}'))
     assert decision == rules
     # Over the rules' "clarify", "tools" means: run the plan as it is shaped.
-    decision, _ = await llm_route(
+    decision = await llm_route(
         "q", FORECAST_PLAN, RULES, ScriptedLLM('{"route": "tools", "text": ""}')
     )
     assert decision.route == "single"
@@ -176,5 +183,5 @@ async def test_running_the_tools_keeps_the_plans_shape() -> None:
 async def test_an_unusable_llm_answer_leaves_the_rules_decision(
     answers: list[str], why: str
 ) -> None:
-    decision, note = await llm_route("q", FORECAST_PLAN, RULES, ScriptedLLM(*answers))
-    assert decision == RULES and note is not None and why in note
+    decision = await llm_route("q", FORECAST_PLAN, RULES, ScriptedLLM(*answers))
+    assert decision.route == RULES.route and decision.note is not None and why in decision.note

@@ -10,7 +10,7 @@ from toolweave.planning.validate import (
     topological_order,
     validate_plan,
 )
-from toolweave.types import Plan, Step, SubQuery
+from toolweave.types import Clause, Plan, Step
 
 SERVERS = {"weather", "geo"}
 
@@ -25,7 +25,7 @@ def step(
     index = int(id[1:]) - 1 if id[1:].isdecimal() else 0
     return Step(
         id=id,
-        subquery=SubQuery(index=index, text=f"part {id}"),
+        clause=Clause(index=index, text=f"part {id}"),
         server=server,
         tool="forecast",
         arguments=arguments or {},
@@ -107,7 +107,7 @@ def test_reference_adds_the_missing_dependency_in_plan_order() -> None:
 def test_reference_to_unknown_step_is_a_problem_on_the_step() -> None:
     result = check(step("s1"), step("s2", arguments={"days": ["{{s7.result.n}}"]}))
     assert result.problems == ["s2 uses the result of unknown step s7"]
-    assert result.plan.steps[1].problem == "s2 uses the result of unknown step s7"
+    assert str(result.plan.steps[1].problem) == "s2 uses the result of unknown step s7"
     assert result.plan.steps[0].problem is None
     assert not result.ok
 
@@ -115,14 +115,14 @@ def test_reference_to_unknown_step_is_a_problem_on_the_step() -> None:
 def test_reference_to_its_own_result_is_a_problem() -> None:
     result = check(step("s1", arguments={"x": "{{s1.result}}"}))
     assert result.problems == ["s1 uses its own result"]
-    assert result.plan.steps[0].problem == "s1 uses its own result"
+    assert str(result.plan.steps[0].problem) == "s1 uses its own result"
     assert deps(result)["s1"] == []
 
 
 def test_two_step_cycle_is_named_and_not_broken() -> None:
     result = check(step("s1"), step("s2", "s3"), step("s3", "s2"), step("s4", "s1"))
     assert result.problems == ["cycle s2 -> s3 -> s2"]
-    assert [s.problem for s in result.plan.steps] == [
+    assert [s.problem and str(s.problem) for s in result.plan.steps] == [
         None,
         "in the cycle s2 -> s3 -> s2",
         "in the cycle s2 -> s3 -> s2",
@@ -158,7 +158,7 @@ def test_cycle_named_by_its_shortest_loop_through_the_first_step() -> None:
     # s1 -> s2 -> s3 -> s1 and s1 -> s3 -> s1: one knot, named by its shortest loop from s1.
     result = check(step("s1", "s2", "s3"), step("s2", "s3"), step("s3", "s1"))
     assert result.problems == ["cycle s1 -> s3 -> s1"]
-    assert all(s.problem == "in the cycle s1 -> s3 -> s1" for s in result.plan.steps)
+    assert all(str(s.problem) == "in the cycle s1 -> s3 -> s1" for s in result.plan.steps)
 
 
 def test_step_on_unconnected_server_is_a_problem() -> None:
@@ -166,20 +166,20 @@ def test_step_on_unconnected_server_is_a_problem() -> None:
     assert result.problems == [
         "s1 is bound to server 'mail', which is not connected (connected: geo, weather)"
     ]
-    assert result.plan.steps[0].problem == result.problems[0]
+    assert str(result.plan.steps[0].problem) == result.problems[0]
 
 
 def test_step_without_server_needs_a_problem_already() -> None:
     flagged = check(step("s1", server="", problem="no connected tool fits"))
-    assert flagged.ok and flagged.plan.steps[0].problem == "no connected tool fits"
+    assert flagged.ok and str(flagged.plan.steps[0].problem) == "no connected tool fits"
     unflagged = check(step("s1", server=""))
     assert unflagged.problems == ["s1 is bound to no server"]
-    assert unflagged.plan.steps[0].problem == "s1 is bound to no server"
+    assert str(unflagged.plan.steps[0].problem) == "s1 is bound to no server"
 
 
 def test_a_new_problem_is_added_to_one_the_step_had() -> None:
     result = check(step("s1", server="mail", problem="no connected tool fits"))
-    assert result.plan.steps[0].problem == (
+    assert str(result.plan.steps[0].problem) == (
         "no connected tool fits; s1 is bound to server 'mail', which is not connected "
         "(connected: geo, weather)"
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from toolweave.index import ToolIndex, sync_index
-from toolweave.retrieval.fusion import convex_fusion, rrf_fusion, zscore_fusion
+from toolweave.index.fusion import convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.retrieval.retriever import (
     RetrievalOptions,
     ToolRetriever,
@@ -15,8 +15,7 @@ from toolweave.retrieval.retriever import (
 from toolweave.retrieval.tool_select import rank_tools
 from toolweave.types import IndexHit, ToolSpec
 
-from ..index.fakes import HashingEmbedder
-from ..models.test_structured import ScriptedLLM
+from ..fakes import HashingEmbedder, ScriptedLLM
 
 pytestmark = pytest.mark.anyio
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -116,3 +117,16 @@ async def test_docs_server_rejects_a_missing_folder(tmp_path: Path) -> None:
         timeout=60,
     )
     assert run.returncode == 2 and "is not a folder" in run.stderr
+
+
+async def test_tool_descriptions_say_what_the_tool_does_not_the_demo_question(
+    pool: ServerPool,
+) -> None:
+    """The README's demo must be answered by retrieval, not by a description that contains it."""
+    ours = [t for t in pool.tools if t.server in ("calc", "docs")]
+    described = [t.description for t in ours] + [
+        str(p.get("description", ""))
+        for t in ours
+        for p in (t.input_schema.get("properties") or {}).values()
+    ]
+    assert described and not [d for d in described if re.search(r"2,?340|15 ?%|Tokyo", d)]

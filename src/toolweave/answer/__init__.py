@@ -1,0 +1,90 @@
+"""Answers: the extractive answer from the run's results (extractive.py), the LLM's own words
+with checked citations, and output contracts (abstractive.py), behind one protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from toolweave.answer.abstractive import json_answer, write_answer
+from toolweave.answer.extractive import compose_answer
+from toolweave.errors import LLMError
+from toolweave.models.base import LLM, Embedder
+from toolweave.types import Observation, Plan, Source
+
+__all__ = ["AbstractiveAnswerer", "Answerer", "Draft", "ExtractiveAnswerer", "make_answerer"]
+
+
+@dataclass
+class Draft:
+    text: str
+    sources: list[Source] = field(default_factory=list)
+    data: Any = None  # the answer as a JSON value, when a schema was asked for
+    notes: list[str] = field(default_factory=list)
+
+
+class Answerer(Protocol):
+    """Writes the answer from a run's plan and observations. With `schema` (a JSON Schema) the
+    answer is also given as a JSON value valid for it (this needs an LLM)."""
+
+    async def answer(
+        self,
+        question: str,
+        plan: Plan,
+        observations: list[Observation],
+        schema: dict[str, Any] | None = None,
+    ) -> Draft: ...
+
+
+class ExtractiveAnswerer:
+    """Each part answered by its tool's result or the closest sentences of its documents."""
+
+    def __init__(self, embedder: Embedder, llm: LLM, *, max_sources_per_step: int) -> None:
+        self.embedder, self.llm, self.max_sources = embedder, llm, max_sources_per_step
+
+    async def answer(
+        self,
+        question: str,
+        plan: Plan,
+        observations: list[Observation],
+        schema: dict[str, Any] | None = None,
+    ) -> Draft:
+        text, sources = await compose_answer(
+            plan, observations, self.embedder, max_sources_per_step=self.max_sources
+        )
+        draft = Draft(text, sources)
+        if schema is not None:
+            draft.data = await json_answer(question, sources, self.llm, schema)
+        return draft
+
+
+class AbstractiveAnswerer(ExtractiveAnswerer):
+    """The LLM's own words from the numbered sources, citations checked; the extractive answer
+    when the LLM cannot write one."""
+
+    async def answer(
+        self,
+        question: str,
+        plan: Plan,
+        observations: list[Observation],
+        schema: dict[str, Any] | None = None,
+    ) -> Draft:
+        draft = await super().answer(question, plan, observations, schema)
+        if schema is not None or not draft.sources:
+            return draft
+        try:
+            written, removed = await write_answer(question, draft.sources, self.llm)
+        except LLMError as exc:
+            draft.notes.append(f"kept the extractive answer: the LLM could not write one ({exc})")
+            return draft
+        draft.notes.extend(f"removed citation {r}" for r in removed)
+        draft.text = written
+        return draft
+
+
+def make_answerer(
+    kind: str, embedder: Embedder, llm: LLM, *, max_sources_per_step: int
+) -> Answerer:
+    """ask.answer: "abstractive" or "extractive"."""
+    cls = AbstractiveAnswerer if kind == "abstractive" else ExtractiveAnswerer
+    return cls(embedder, llm, max_sources_per_step=max_sources_per_step)

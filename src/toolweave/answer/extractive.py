@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from toolweave.language.text import sentences
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, Source
 
@@ -64,9 +65,10 @@ def document_hits(structured: Any) -> list[dict[str, Any]] | None:
 
 
 def split_sentences(text: str) -> list[str]:
+    """A document's sentences of three words or more, markdown headings and bullets unmarked."""
     text = re.sub(r"^#+\s*", "", text, flags=re.MULTILINE)
-    parts = re.split(r"(?<=[.!?])\s+|\n{2,}|\n(?=[-*]\s)", text)
-    return [" ".join(p.split()).lstrip("-* ") for p in parts if len(p.split()) >= 3]
+    parts = (p.lstrip("-* ") for p in sentences(text, lines=False))
+    return [p for p in parts if len(p.split()) >= 3]
 
 
 class _Ledger:
@@ -92,7 +94,7 @@ async def compose_answer(
     ledger = _Ledger()
     lines = []
     for step, obs in zip(plan.steps, observations, strict=True):
-        clause = step.subquery.text
+        clause = step.clause.text
         if not obs.ok:
             lines.append(f"Could not answer “{clause}”: {obs.error}")
             continue
@@ -105,7 +107,7 @@ async def compose_answer(
             f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in obs.arguments.items()
         )
         result = render_result(obs.structured, obs.text)
-        n = ledger.add(kind="tool", title=f"{obs.server}.{obs.tool}({args})", snippet=result)
+        n = ledger.add(kind="tool", title=f"{obs.key}({args})", snippet=result)
         lines.append(f"{result} [{n}]")
     return "\n".join(lines), ledger.sources
 

@@ -18,8 +18,9 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
-from toolweave.catalog.documents import clip, content_hash, readable_name, sentences
+from toolweave.catalog.documents import clip, content_hash
 from toolweave.errors import ConfigError, LLMError
+from toolweave.language.text import readable_name, sentences
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
 from toolweave.prompts import load_prompt

@@ -13,20 +13,14 @@ import json
 import re
 from typing import Any
 
+from toolweave.language.text import readable_name, sentences
 from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 
 # Bump when the documents built from the same tool change (here or in augment.py), so that
 # indexes rebuild them.
-DOC_VERSION = 4
+DOC_VERSION = 5
 MAX_SEGMENT_CHARS = 400
 TOOLS_PER_SERVER_SEGMENT = 6
-
-
-def readable_name(name: str) -> str:
-    """'getWeatherForecast' / 'get_weather-forecast' -> 'get weather forecast';
-    'PDF&URLTool' -> 'pdf url tool'."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[_\-./&:]+", " ", name)
-    return re.sub(r"\s+", " ", spaced).strip().lower()
 
 
 _EXAMPLES = re.compile(
@@ -52,11 +46,6 @@ def describe_parameters(schema: dict[str, Any], *, examples: bool = True) -> str
             text += f": {description}"
         parts.append(text)
     return "; ".join(parts)
-
-
-def sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?。])\s+|\n+", text.strip())
-    return [p.strip() for p in parts if len(p.strip()) > 2]
 
 
 def clip(text: str, limit: int = MAX_SEGMENT_CHARS) -> str:

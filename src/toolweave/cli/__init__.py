@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -29,7 +29,11 @@ from toolweave.cli.live import PlanView
 from toolweave.cli.tools import index_command, tools_app
 from toolweave.cli.traces import open_traces, trace_app
 from toolweave.errors import InputError
-from toolweave.types import Answer
+from toolweave.settings import Settings
+from toolweave.types import Answer, Route
+
+if TYPE_CHECKING:
+    from toolweave.engine import AskOptions
 
 app = typer.Typer(
     help="Tool-augmented AI search: answers questions with MCP tools and cited sources.",
@@ -82,25 +86,15 @@ def ask(
     """Answer QUESTION: pick tools, call them in parallel, print a cited answer and the calls."""
     settings = load_or_exit(config)
     from toolweave.answer.abstractive import without_citations
-    from toolweave.pipeline import ask as run_ask
+    from toolweave.engine import AskOptions
 
-    output_schema = _read_schema(schema) if schema else None
-    earlier = ""
+    options = AskOptions(schema=_read_schema(schema) if schema else None)
     if after:
         with open_traces(config) as store:
-            earlier = store.get(after).answer.question
+            options.earlier = store.get(after).answer.question
     quiet = as_json or answer_only or schema is not None
     with PlanView(enabled=not quiet) as view:
-        answer = run_or_exit(
-            run_ask(
-                question,
-                settings,
-                on_progress=view.message,
-                on_event=view.event,
-                schema=output_schema,
-                earlier=earlier,
-            )
-        )
+        answer = run_or_exit(_ask(question, settings, options, view))
     if as_json:
         out.print_json(answer.model_dump_json())
     elif schema is not None:
@@ -109,6 +103,23 @@ def ask(
         print(without_citations(answer.text))
     else:
         print_answer(answer)
+
+
+async def _ask(question: str, settings: Settings, options: AskOptions, view: PlanView) -> Answer:
+    """The question on a fresh engine, its events shown live."""
+    from toolweave.engine import Engine, Finished, Planned, Progress, StepEvent
+
+    async with Engine.open(settings) as engine:
+        async for event in engine.stream(question, options):
+            if isinstance(event, Progress):
+                view.message(event.stage)
+            elif isinstance(event, Planned):
+                view.planned(event.plan)
+            elif isinstance(event, StepEvent):
+                view.event(event.event, event.plan)
+            elif isinstance(event, Finished):
+                return event.answer
+    raise AssertionError("a run's stream ends with its answer")
 
 
 def _read_schema(path: Path) -> Any:
@@ -135,10 +146,11 @@ def show_config(config: ConfigOption = None) -> None:
 
 
 def print_answer(answer: Answer) -> None:
-    out.print("[bold]Question back[/bold]" if answer.route == "clarify" else "[bold]Answer[/bold]")
+    back = answer.route == Route.CLARIFY
+    out.print("[bold]Question back[/bold]" if back else "[bold]Answer[/bold]")
     out.print(escape(answer.text), soft_wrap=True)
     trace = f" · trace {answer.trace_id}" if answer.trace_id else ""
-    if answer.route in ("direct", "clarify"):
+    if answer.route in (Route.DIRECT, Route.CLARIFY):
         out.print(
             f"\n[dim]route: {answer.route} ({escape(answer.why)}){trace}[/dim]", soft_wrap=True
         )
@@ -177,7 +189,7 @@ def _calls_table(answer: Answer) -> Table:
         args = ", ".join(
             f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in obs.arguments.items()
         )
-        name = f"{obs.server}.{obs.tool}({args})" if obs.tool else "(no tool)"
+        name = f"{obs.key}({args})" if obs.tool else "(no tool)"
         result = "ok" if obs.ok else f"failed: {obs.error}"
         table.add_row(obs.step_id, escape(name), f"{obs.latency_ms:.0f} ms", escape(result))
     return table

@@ -24,7 +24,7 @@ STATES = {
 
 
 class PlanView:
-    """`message(text)` and `event(event, plan)` callbacks for the pipeline."""
+    """Shows an engine run: `message(stage)`, `planned(plan)`, `event(event, plan)`."""
 
     def __init__(self, enabled: bool) -> None:
         self.live = Live(console=err, transient=True) if enabled and err.is_terminal else None
@@ -44,6 +44,10 @@ class PlanView:
 
     def message(self, text: str) -> None:
         self.stage = text
+        self._refresh()
+
+    def planned(self, plan: Plan) -> None:
+        self.plan = plan
         self._refresh()
 
     def event(self, event: Event, plan: Plan) -> None:
@@ -71,7 +75,7 @@ def plan_table(plan: Plan, states: dict[str, str]) -> Table:
     for column in ("step", "tool", "needs", "state"):
         table.add_column(column)
     for step in plan.steps:
-        tool = f"{step.server}.{step.tool}" if step.tool else "(no tool)"
+        tool = step.key if step.tool else "(no tool)"
         state = states.get(step.id, "[dim]waiting[/dim]")
         table.add_row(step.id, escape(tool), ", ".join(step.depends_on) or "-", state)
     return table

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from toolweave.cli.common import Bar, ConfigOption, err, load_or_exit, out, run_or_exit
+from toolweave.errors import InputError
+from toolweave.settings import Settings
+from toolweave.types import IndexHit, ServerStatus, ToolSpec
+
+if TYPE_CHECKING:
+    from toolweave.index import SyncReport
+    from toolweave.index.build import Progress as IndexProgress
 
 tools_app = typer.Typer(help="List the configured servers' tools, or search the tool index.")
 IndexOption = Annotated[
@@ -36,19 +45,13 @@ def index_command(
     config: ConfigOption = None,
 ) -> None:
     """Build or update the tool index: only new or changed tools are embedded."""
-    from toolweave.toolbox import build_index
-
     settings = load_or_exit(config)
     with Bar() as progress:
-        run = run_or_exit(
-            build_index(
-                settings, catalogue=catalogue, folder=folder, rebuild=rebuild, on_progress=progress
-            )
-        )
-    r = run.report
+        run = run_or_exit(_build_index(settings, catalogue, folder, rebuild, progress))
+    r, stats = run.report, run.stats
     out.print(
-        f"{run.folder}: {run.stats['tools']} tools on {run.stats['servers']} servers, "
-        f"{run.stats['segments']} segments; {len(r.added)} added, {len(r.updated)} updated, "
+        f"{run.folder}: {stats['tools']} tools on {stats['servers']} servers, "
+        f"{stats['segments']} segments; {len(r.added)} added, {len(r.updated)} updated, "
         f"{len(r.removed)} removed, {r.unchanged} unchanged; {r.embedded} texts embedded, "
         f"{r.reused} reused; {run.seconds:.1f} s",
         soft_wrap=True,
@@ -60,15 +63,51 @@ def index_command(
             )
 
 
+@dataclass
+class IndexRun:
+    folder: Path
+    report: SyncReport
+    stats: dict[str, int]
+    seconds: float
+    servers: list[ServerStatus]
+
+
+async def _build_index(
+    settings: Settings,
+    catalogue: Path | None,
+    folder: Path | None,
+    rebuild: bool,
+    progress: IndexProgress,
+) -> IndexRun:
+    """Index the configured servers' tools, or a static catalogue file."""
+    from toolweave.engine import Engine, catalogue_folder
+    from toolweave.index import remove_index
+
+    started = time.perf_counter()
+    if folder is None:
+        folder = catalogue_folder(settings, catalogue) if catalogue else settings.index_path()
+    if rebuild:
+        remove_index(folder)
+    if catalogue is None:
+        progress("starting MCP servers", 0, 1)
+    async with Engine.open(settings, servers=catalogue is None, index_folder=folder) as engine:
+        if catalogue is not None:
+            report = await engine.index_catalogue(catalogue, progress)
+        else:
+            await engine.connect()
+            assert engine.last_sync is not None  # connecting syncs the index
+            report = engine.last_sync
+        seconds = time.perf_counter() - started
+        return IndexRun(folder, report, engine.index.stats(), seconds, engine.servers)
+
+
 @tools_app.command("list")
 def tools_list(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     config: ConfigOption = None,
 ) -> None:
     """Start the configured servers and list their state and tools."""
-    from toolweave.toolbox import list_tools
-
-    statuses, tools = run_or_exit(list_tools(load_or_exit(config)))
+    statuses, tools = run_or_exit(_list_tools(load_or_exit(config)))
     if as_json:
         payload = {
             "servers": [s.model_dump() for s in statuses],
@@ -93,6 +132,14 @@ def tools_list(
             )
 
 
+async def _list_tools(settings: Settings) -> tuple[list[ServerStatus], list[ToolSpec]]:
+    from toolweave.engine import Engine
+
+    async with Engine.open(settings) as engine:
+        await engine.connect()
+        return engine.servers, engine.tools
+
+
 @tools_app.command("search")
 def tools_search(
     query: Annotated[str, typer.Argument(help="What the tool should do.")],
@@ -112,13 +159,9 @@ def tools_search(
     z-scores (scores are sums of z-scores, not cosines); --servers ranks servers by their best
     tool. --dense gives MaxSim cosines (with --servers over server and tool segments); --lexical
     gives BM25 scores."""
-    from toolweave.toolbox import search_tools
-
     settings = load_or_exit(config)
     hits = run_or_exit(
-        search_tools(
-            settings, query, k=k, servers=servers, lexical=lexical, dense=dense, folder=folder
-        )
+        _search_tools(settings, query, folder, k=k, servers=servers, lexical=lexical, dense=dense)
     )
     if as_json:
         out.print_json(json.dumps([h.model_dump() for h in hits]))
@@ -130,3 +173,17 @@ def tools_search(
         matched = f"{hit.segment} [dim]({hit.origin})[/dim]" if hit.segment else ""
         table.add_row(str(rank), f"{hit.score:.3f}", escape(hit.key), matched)
     out.print(table)
+
+
+async def _search_tools(
+    settings: Settings, query: str, folder: Path | None, **how: Any
+) -> list[IndexHit]:
+    """Search a built index; no server is started."""
+    from toolweave.engine import Engine
+
+    folder = folder or settings.index_path()
+    if not (folder / "index.sqlite").exists():
+        raise InputError(f"no tool index at {folder}: build it with `toolweave index` first")
+    async with Engine.open(settings, servers=False, index_folder=folder) as engine:
+        hits: list[IndexHit] = await engine.search_tools(query, **how)
+        return hits

@@ -39,11 +39,12 @@ from toolweave.errors import InputError
 from toolweave.evals.ast_match import Answer, Call, Mismatch, check_calls, toolshed_score
 from toolweave.evals.datasets import read_file
 from toolweave.evals.retrieval import Progress, document, percentile
-from toolweave.execution.arguments import value_sets
 from toolweave.execution.step_agent import prepare_step
+from toolweave.language import clause_of
+from toolweave.language.binding import value_sets
+from toolweave.language.clauses import split_clauses
 from toolweave.models.base import LLM, Embedder
-from toolweave.retrieval.decompose import split_clauses
-from toolweave.types import Candidate, Step, SubQuery, ToolSpec
+from toolweave.types import Candidate, Step, ToolSpec
 
 BFCL_CATEGORIES = {
     "bfcl-simple": "simple_python",
@@ -266,24 +267,25 @@ async def predict(
 ) -> list[Step]:
     """The steps toolweave's step agent prepares for the question: one call each, or one per
     value set when the clause lists several for its tool (`value_sets`)."""
-    texts = [c.text for c in split_clauses(question)] if parallel else [question]
+    texts = split_clauses(question) if parallel else [question]
     steps = []
     for i, text in enumerate(texts):
         candidates = await shortlist(text, tools, vectors)
+        clause = clause_of(i, text, today)
         step = Step(
             id=f"call-{i}",
-            subquery=SubQuery(index=i, text=text),
+            clause=clause,
             server=candidates[0].tool.server,
             tool=candidates[0].tool.name,
             candidates=candidates,
         )
         by_key = {c.tool.key: c.tool for c in candidates}
-        await prepare_step(step, by_key, llm, today)
-        tool = by_key.get(f"{step.server}.{step.tool}")
-        sets = value_sets(tool.input_schema, text, today) if parallel and tool else []
+        await prepare_step(step, by_key, llm)
+        tool = by_key.get(step.key)
+        sets = value_sets(tool.input_schema, clause) if parallel and tool else []
         for n, arguments in enumerate(sets):
             copy = step.model_copy(update={"id": f"call-{i}.{n}", "arguments": arguments})
-            await prepare_step(copy, {tool.key: tool} if tool else by_key, llm, today)
+            await prepare_step(copy, {tool.key: tool} if tool else by_key, llm)
             steps.append(copy)
         steps.extend([] if sets else [step])
     return steps

@@ -37,11 +37,11 @@ from toolweave.errors import InputError
 from toolweave.evals.calls import TextVectors, shortlist
 from toolweave.evals.datasets import read_file
 from toolweave.evals.retrieval import Progress, percentile
-from toolweave.execution.references import REFERENCE, map_strings
 from toolweave.execution.step_agent import prepare_step
+from toolweave.language import analyse
 from toolweave.models.base import LLM, Embedder, NoLLM
-from toolweave.planning.llm_planner import plan_question
-from toolweave.retrieval.decompose import split_clauses
+from toolweave.planning import PlanRequest, make_planner
+from toolweave.planning.references import REFERENCE, map_strings
 from toolweave.types import Plan, ToolSpec
 
 PLANNERS = ("deterministic", "llm")
@@ -285,23 +285,14 @@ async def make_plan(
     today: date,
 ) -> Plan:
     """The plan the planner makes for the question, its steps' arguments filled."""
-    subqueries = split_clauses(question)
-    candidates = [await shortlist(s.text, tools, vectors) for s in subqueries]
+    analysis = analyse(question, today)
+    candidates = [await shortlist(c.text, tools, vectors) for c in analysis.clauses]
     by_key = {t.key: t for t in tools}
-    plan, _ = await plan_question(
-        planner,
-        question,
-        subqueries,
-        candidates,
-        llm,
-        connected=by_key,
-        servers={t.server for t in tools},
-        min_score=min_score,
-        fallback=None,
-        today=today,
-    )
+    servers = {t.server for t in tools}
+    request = PlanRequest(analysis, candidates, by_key, min_score, None, servers)
+    plan, _ = await make_planner(planner, llm).plan(request)
     for step in plan.steps:
-        await prepare_step(step, by_key, llm, today)
+        await prepare_step(step, by_key, llm)
     return plan
 
 

@@ -27,11 +27,12 @@ from typing import Literal
 import numpy as np
 
 from toolweave.catalog.augment import LoggedQueries, generated_segments
-from toolweave.catalog.documents import build_tool_doc, readable_name, spec_segments
+from toolweave.catalog.documents import build_tool_doc, spec_segments
 from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
 from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.store import ToolIndex
+from toolweave.language.text import readable_name
 from toolweave.models.base import LLM, Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.types import Segment, ToolDoc, ToolSpec

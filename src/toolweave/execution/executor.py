@@ -13,16 +13,14 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
-from datetime import date
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
-from toolweave.execution.arguments import ARGUMENT_PROBLEM
-from toolweave.execution.references import UnresolvedReference, resolve
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM
-from toolweave.types import Candidate, Observation, Plan, Step, ToolSpec
+from toolweave.planning.references import UnresolvedReference, resolve
+from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
 
@@ -37,7 +35,6 @@ async def run_plan(
     caller: ToolCaller,
     llm: LLM,
     *,
-    today: date,
     budget: Budget | None = None,
     sequential: bool = False,
     on_progress: Callable[[str], None] = lambda _: None,
@@ -50,7 +47,7 @@ async def run_plan(
         """Another tool for a step whose arguments do not fit its own, if one fits."""
         if reflect is None or "reference" in step.argument_origins.values():
             return  # references fit the planned tool only
-        tried = f"{step.server}.{step.tool}"
+        tried = step.key
         for candidate in await reflect(step):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
                 continue
@@ -62,7 +59,7 @@ async def run_plan(
                     "problem": None,
                 }
             )
-            await prepare_step(other, by_key, llm, today)
+            await prepare_step(other, by_key, llm)
             if other.problem is None:
                 on_progress(f"{step.id}: {tried} could not be called; {candidate.tool.key} can")
                 for name in ("server", "tool", "arguments", "argument_origins", "candidates"):
@@ -76,13 +73,13 @@ async def run_plan(
         except UnresolvedReference as exc:
             return Observation.of(step, error=str(exc))
         given = dict(step.arguments)
-        await prepare_step(step, by_key, llm, today)
-        if step.problem is not None and step.problem.startswith(ARGUMENT_PROBLEM):
+        await prepare_step(step, by_key, llm)
+        if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
             step.arguments = given
             await reconsider(step)
         if step.problem is not None:
-            return Observation.of(step, error=step.problem)
-        on_progress(f"calling {step.server}.{step.tool}")
+            return Observation.of(step, error=str(step.problem))
+        on_progress(f"calling {step.key}")
         outcome = await caller.call(step.server, step.tool, step.arguments)
         return Observation.of(
             step,
@@ -94,7 +91,7 @@ async def run_plan(
 
     def retryable(step: Step, _observation: Observation) -> bool:
         # Calling twice is only harmless for a tool that says it only reads.
-        tool = by_key.get(f"{step.server}.{step.tool}")
+        tool = by_key.get(step.key)
         return step.problem is None and tool is not None and tool.hints.read_only is True
 
     scheduler = Scheduler(

@@ -7,35 +7,33 @@ the clause gives (a clock time and two places favour `convert_time` over `get_cu
 
 from __future__ import annotations
 
-from datetime import date
-
-from toolweave.execution.arguments import feasibility, fill_arguments
+from toolweave.execution.arguments import fill_arguments
+from toolweave.language.binding import feasibility
 from toolweave.models.base import LLM
-from toolweave.types import Step, ToolSpec
+from toolweave.types import Problem, ProblemKind, Step, ToolSpec
 
 FEASIBILITY_WEIGHT = 0.2
 
 
-def choose_tool(step: Step, tools: dict[str, ToolSpec], today: date) -> ToolSpec | None:
+def choose_tool(step: Step, tools: dict[str, ToolSpec]) -> ToolSpec | None:
     shortlist = [c for c in step.candidates if c.tool.key in tools]
     if len(shortlist) < 2:
-        return tools.get(f"{step.server}.{step.tool}")
-    text = step.subquery.text
-    best = max(
-        shortlist, key=lambda c: c.score + FEASIBILITY_WEIGHT * feasibility(c.tool, text, today)
-    )
+        return tools.get(step.key)
+    clause = step.clause
+    best = max(shortlist, key=lambda c: c.score + FEASIBILITY_WEIGHT * feasibility(c.tool, clause))
     return tools[best.tool.key]
 
 
-async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM, today: date) -> None:
+async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None:
     """Bind the step to its tool and valid arguments, or record why it cannot run."""
     if step.problem is not None:
         return
-    tool = choose_tool(step, tools, today)
+    tool = choose_tool(step, tools)
     if tool is None:
-        step.problem = f"tool {step.server}.{step.tool} is not connected"
+        text = f"tool {step.key} is not connected"
+        step.problem = Problem(kind=ProblemKind.NOT_CONNECTED, text=text)
         return
-    filled = await fill_arguments(tool, step.subquery.text, llm, today=today, given=step.arguments)
+    filled = await fill_arguments(tool, step.clause, llm, given=step.arguments)
     step.server, step.tool = tool.server, tool.name
     step.arguments, step.argument_origins, step.problem = (
         filled.arguments,

@@ -21,8 +21,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from toolweave.errors import ConfigError
-from toolweave.grounding.cache import SearchCache, open_cache
-from toolweave.grounding.records import Provider, ProviderError, SearchRequest, SearchResult
+from toolweave.grounding.cache.search_cache import SearchCache, open_cache
+from toolweave.grounding.providers.base import Provider
+from toolweave.grounding.records import ProviderError, SearchRequest, SearchResult
 from toolweave.grounding.render import render_context
 from toolweave.grounding.telemetry import Metrics, RequestLog, Telemetry
 from toolweave.models.base import Embedder
@@ -255,8 +256,8 @@ async def open_gateway(
 ) -> SearchGateway:
     """The gateway the settings describe: shipped and extra YAML adapters, the local provider over
     grounding.corpus (default docs_dir), the cache, telemetry with a request log."""
-    from toolweave.grounding.adapters import http_providers
-    from toolweave.grounding.local import LocalProvider
+    from toolweave.grounding.providers.local import LocalProvider
+    from toolweave.grounding.providers.registry import http_providers
 
     grounding = settings.grounding
     state = state_dir or settings.state_path()

@@ -27,6 +27,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from toolweave.language.values import MONTH_NAMES, WEEKDAYS
+
 # A word, and whether a sentence ends before it (a capital there is no sign of a name).
 _TOKEN = re.compile(r"([.?!]\W*)?(\w+(?:[.,']\w+)*)")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -63,26 +65,14 @@ _SCALES: dict[str, int] = {
 }
 _NUMBER_WORDS = _CARDINALS.keys() | _ORDINALS.keys() | _SCALES.keys()
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH_OF = (
-    {m: m for m in _MONTHS}
-    | {
-        a: m
-        for a, m in zip(
-            "jan feb mar apr - jun jul aug sep oct nov dec".split(), _MONTHS, strict=True
-        )
-        if a != "-"
-    }
-    | {"sept": "september"}
-)
+_MONTHS = [names[-1] for names in MONTH_NAMES]
+_MONTH_OF = {name: names[-1] for names in MONTH_NAMES for name in names}
 # Also English words ("what may happen", "the march on Rome"): months only with evidence.
 _AMBIGUOUS_MONTHS = {w for w in _MONTH_OF if w not in _MONTHS} | {"may", "march"}
 _MONTH_CUES = {"in", "of", "early", "late", "mid", "since", "until", "till", "by", "from"} | {
     "during", "before", "after", "last", "next", "this", "every"
 }  # fmt: skip
-_WEEKDAYS = {d + "day" for d in "mon tues wednes thurs fri satur sun".split()}
+_WEEKDAYS = set(WEEKDAYS)
 _SEASONS = {"spring", "summer", "autumn", "winter"}
 _DAY_PARTS = {"morning", "afternoon", "evening", "tonight", "weekend"}
 _RELATIVE_DAYS = {"today", "tomorrow", "yesterday", "tonight", "ago"}

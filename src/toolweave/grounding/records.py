@@ -1,14 +1,15 @@
-"""The gateway's vocabulary: one request shape, one result record, one provider interface.
+"""The gateway's vocabulary: one request shape, one result record, one provider failure.
 
 Every provider, whatever its wire format, answers a `SearchRequest` with `SearchResult`s, and
-fails with a `ProviderError` whose `kind` tells the fallback chain what happened.
+fails with a `ProviderError` whose `kind` tells the fallback chain what happened. The interface
+providers implement, `Provider`, is in providers/base.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
 
@@ -93,22 +94,3 @@ class ProviderError(ToolweaveError):
         self.provider = provider
         self.kind = kind
         self.retry_after_s = retry_after_s
-
-
-class Provider(Protocol):
-    """A search backend behind the gateway."""
-
-    name: str
-    # What it can do: "web", "news", "freshness", "domains", "content", "local".
-    capabilities: frozenset[str]
-    cost_per_call: float
-
-    def unavailable_reason(self) -> str | None:
-        """Why it cannot be used (e.g. "BRAVE_API_KEY is not set"), or None when it can."""
-        ...
-
-    async def search(self, request: SearchRequest) -> list[SearchResult]:
-        """Results ranked 1..n (possibly empty); raises ProviderError on failure."""
-        ...
-
-    async def aclose(self) -> None: ...

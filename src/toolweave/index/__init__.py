@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from toolweave.index.build import Augmentation, SyncReport, sync_index
@@ -16,8 +17,10 @@ __all__ = [
     "ToolIndex",
     "augmentation_for",
     "open_index",
+    "remove_index",
     "sync_index",
 ]
+INDEX_FILES = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "vectors.f32", "rows.npy")
 
 
 async def open_index(settings: IndexSettings, embedder: Embedder, folder: Path) -> ToolIndex:
@@ -49,3 +52,11 @@ def augmentation_for(settings: IndexSettings, llm: LLM, folder: Path) -> Augment
         if settings.logged_queries
         else None,
     )
+
+
+def remove_index(folder: Path) -> None:
+    """Delete the index files; the LLM augmentation cache (augment.sqlite) is kept."""
+    for name in INDEX_FILES:
+        (folder / name).unlink(missing_ok=True)
+    (folder / "ann.faiss").unlink(missing_ok=True)
+    shutil.rmtree(folder / "lexical", ignore_errors=True)

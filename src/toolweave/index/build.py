@@ -18,10 +18,10 @@ from toolweave.catalog.documents import (
     DOC_VERSION,
     build_tool_doc,
     content_hash,
-    readable_name,
     server_segments,
 )
 from toolweave.index.store import ToolIndex
+from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 

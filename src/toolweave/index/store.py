@@ -2,7 +2,8 @@
 (MaxSim), a server's likewise over its own and its tools' segments; BM25 over tool documents.
 
 Files in the index folder:
-    index.sqlite   format version, embedder id, servers, tools, segments (text, kind, origin)
+    index.sqlite   format version, embedder id, servers, tools, segments (text, kind, origin);
+                   its schema is brought up to date by `MIGRATIONS` (`storage.prepare`)
     vectors.f32    float32 rows, one per segment, append-only, memory-mapped for search
     rows.npy       int32 (n, 2): each row's tool id and server id; -1 where none or removed
     ann.faiss      IVF + 8-bit index over the live rows, once there are `ann_threshold` of them
@@ -24,12 +25,17 @@ from typing import Literal
 
 import numpy as np
 
-from toolweave.errors import ToolweaveError
+from toolweave.errors import ConfigError, ToolweaveError
 from toolweave.index.lexical import LexicalIndex
 from toolweave.index.vectors import AnnStore, ExactStore, VectorStore
+from toolweave.storage import prepare
 from toolweave.types import IndexHit, Segment, ToolDoc, ToolSpec
 
+# The meaning of the files next to index.sqlite (vectors, rows); stored in its meta table, a
+# mismatch means a rebuild. The database's own schema is versioned by MIGRATIONS instead.
 FORMAT_VERSION = 1
+# Numbered by `PRAGMA user_version`: append new steps, never edit one (indexes written before the
+# switch to `storage.prepare` are at version 1 already, so they open unchanged).
 MIGRATIONS = [
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,7 +55,8 @@ Level = Literal["tool", "server"]
 
 
 class IndexMismatchError(ToolweaveError):
-    """The index on disk was built by another embedder or format; it must be rebuilt."""
+    """The index on disk was built by another embedder or format, or by a newer toolweave, or its
+    files disagree; it must be rebuilt."""
 
 
 def text_hash(text: str) -> str:
@@ -79,7 +86,6 @@ class ToolIndex:
         self.nprobe = nprobe
         folder.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(folder / "index.sqlite")
-        self.db.execute("PRAGMA journal_mode=WAL")
         self._migrate()
         self._check_meta(embedder_id)
         self._load()
@@ -87,11 +93,20 @@ class ToolIndex:
     # -- opening ---------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            self.db.executescript(script)
-            self.db.execute(f"PRAGMA user_version = {number}")
-        self.db.commit()
+        try:
+            prepare(
+                self.db,
+                MIGRATIONS,
+                what=f"the tool index {self.folder}",
+                remedy="upgrade toolweave, or rebuild it with `toolweave index --rebuild`",
+            )
+        except ConfigError as exc:
+            # One error for "this index cannot be used as it is": callers handle a rebuild once.
+            self.db.close()
+            raise IndexMismatchError(str(exc)) from exc
+        # Unlike prepare's many small writes, one commit per sync, which the vector and row files
+        # were written ahead of: keep it durable, as before.
+        self.db.execute("PRAGMA synchronous=FULL")
 
     def _check_meta(self, embedder_id: str) -> None:
         meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())

@@ -20,29 +20,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
-from toolweave.catalog.documents import readable_name
-from toolweave.execution import extractors as ex
-from toolweave.execution.arguments import (
-    QUERY_NAMES,
-    extract_arguments,
-    json_type,
-    param_kind,
-    place_role,
-)
-from toolweave.execution.references import rename_references
-from toolweave.types import Candidate, Plan, Step, ToolSpec
+from toolweave.language.binding import extract_arguments, place_for_role, values_of
+from toolweave.language.cues import refers_back
+from toolweave.language.parameters import CONTENT_NAMES, json_type, param_kind, place_role
+from toolweave.language.text import readable_name
+from toolweave.planning.references import rename_references
+from toolweave.types import Candidate, Clause, Plan, QuestionAnalysis, Step, ToolSpec
 
 # Kinds of value a user names, so one named anywhere in the question may be carried to a step.
 CARRIED_KINDS = {"date", "time", "place", "timezone"}
-NESTING = 3
-# Parameters that take a thing's content, so that "send it" means: send the previous result.
-CONTENT_NAMES = QUERY_NAMES | {"message", "content", "body", "data", "value", "number", "amount"}
-PRONOUN = re.compile(
-    r"\b(?:it|them|the result|that result|this)\b", re.IGNORECASE
-)  # how deep output schemas are searched for fields
+NESTING = 3  # how deep output schemas are searched for fields
 
 
 @dataclass(frozen=True)
@@ -59,17 +48,16 @@ class Match:
 
 
 def link_data_flow(
-    plan: Plan, tools: dict[str, ToolSpec], question: str, today: date
+    plan: Plan, tools: dict[str, ToolSpec], analysis: QuestionAnalysis
 ) -> tuple[Plan, list[str]]:
     """A copy of `plan` whose steps take their missing inputs as described above, with producer
     steps added where needed (steps renumbered s1..sN in order), and notes on what was linked."""
-    linker = _Linker(tools, question, today)
+    linker = _Linker(tools, analysis)
     for step in plan.model_copy(deep=True).steps:
         linker.add(step)
     plan = linker.renumbered()
     notes = [
-        f"added {p.id} ({p.server}.{p.tool}) to give {step.id} its {name}"
-        for p, step, name in linker.added
+        f"added {p.id} ({p.key}) to give {step.id} its {name}" for p, step, name in linker.added
     ]
     return plan, notes
 
@@ -88,14 +76,16 @@ class _Links:
 
 
 class _Linker:
-    def __init__(self, tools: dict[str, ToolSpec], question: str, today: date) -> None:
-        self.tools, self.question, self.today = tools, question, today
+    def __init__(self, tools: dict[str, ToolSpec], analysis: QuestionAnalysis) -> None:
+        self.tools = tools
+        # The whole question as one clause: a value another clause names may be carried.
+        self.question = Clause(index=-1, text=analysis.question, values=analysis.values)
         self.steps: list[Step] = []
         self.added: list[tuple[Step, Step, str]] = []  # producer, consumer, parameter
         self.fresh = 0
 
     def tool_of(self, step: Step) -> ToolSpec | None:
-        return self.tools.get(f"{step.server}.{step.tool}")
+        return self.tools.get(step.key)
 
     def add(self, step: Step) -> None:
         tool = self.tool_of(step)
@@ -104,8 +94,8 @@ class _Linker:
         self.steps.append(step)
 
     def _fill(self, step: Step, tool: ToolSpec) -> None:
-        missing = _missing(tool, step, self.today)
-        carried = extract_arguments(_only(tool.input_schema, missing), self.question, self.today)
+        missing = _missing(tool, step)
+        carried = extract_arguments(_only(tool.input_schema, missing), self.question)
         properties = tool.input_schema.get("properties") or {}
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
@@ -129,11 +119,11 @@ class _Linker:
                 return
         kind = json_type((tool.input_schema.get("properties") or {}).get(name, {}))
         for producer in earlier:
-            named = self._mentioned(producer, step.subquery.text, kind, links)
+            named = self._mentioned(producer, step.clause.text, kind, links)
             if named is not None:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
-        if earlier and name.lower() in CONTENT_NAMES and PRONOUN.search(step.subquery.text):
+        if earlier and name.lower() in CONTENT_NAMES and refers_back(step.clause.text):
             # "get a joke and send it": "it" is the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
             if pointed is not None:
@@ -190,11 +180,11 @@ class _Linker:
         gives, or None."""
         options = []
         for tool in self.tools.values():
-            if tool.key == f"{step.server}.{step.tool}" or name in _required(tool):
+            if tool.key == step.key or name in _required(tool):
                 continue  # a tool cannot feed itself, nor need what it is to give
             if (match := best_field(name, tool)) is None:
                 continue
-            arguments = self._producer_inputs(tool, step.subquery.text, match.role)
+            arguments = self._producer_inputs(tool, step.clause, match.role)
             if arguments is not None:
                 options.append((len(_required(tool)), tool, match, arguments))
         if not options:
@@ -203,7 +193,7 @@ class _Linker:
         self.fresh += 1
         producer = Step(
             id=f"new{self.fresh}",
-            subquery=step.subquery,
+            clause=step.clause,
             server=tool.server,
             tool=tool.name,
             arguments=arguments,
@@ -212,21 +202,23 @@ class _Linker:
         )
         return producer, match
 
-    def _producer_inputs(self, tool: ToolSpec, clause: str, role: str) -> dict[str, Any] | None:
+    def _producer_inputs(self, tool: ToolSpec, clause: Clause, role: str) -> dict[str, Any] | None:
         """The producer's required inputs from the clause (the role's place for a name or
         search), or None when the clause lacks one."""
         schema = tool.input_schema
         required = _required(tool)
-        found = extract_arguments(schema, clause, self.today).arguments
+        found = extract_arguments(schema, clause).arguments
         side = place_role(role)
-        places = ex.places(clause)
-        place = (ex.place_for_role(clause, side) if side else None) or next(iter(places), None)
+        values = values_of(clause)
+        place = (place_for_role(values, side) if side else None) or next(
+            (p.name for p in values.places), None
+        )
         arguments = {}
         for name in required:
             kind = param_kind(name, (schema.get("properties") or {}).get(name, {}))
             if kind in ("place", "query", "string") and place:
                 arguments[name] = place
-            elif name in found and found[name] != clause:
+            elif name in found and found[name] != clause.text:
                 arguments[name] = found[name]
             else:
                 return None
@@ -241,10 +233,10 @@ class _Linker:
         return Plan(steps=self.steps)
 
 
-def _missing(tool: ToolSpec, step: Step, today: date) -> list[str]:
+def _missing(tool: ToolSpec, step: Step) -> list[str]:
     """Required parameters that neither the plan nor the step's clause gives."""
     schema = tool.input_schema
-    found = extract_arguments(schema, step.subquery.text, today)
+    found = extract_arguments(schema, step.clause)
     return [
         name
         for name in schema.get("required") or []

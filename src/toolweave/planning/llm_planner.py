@@ -16,16 +16,18 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from toolweave.catalog.documents import clip, sentences
+from toolweave.catalog.documents import clip
 from toolweave.errors import LLMError
-from toolweave.execution.arguments import json_type
-from toolweave.execution.references import rename_references
+from toolweave.language import clause_of
+from toolweave.language.parameters import json_type
+from toolweave.language.text import sentences
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
-from toolweave.planning.planner import deterministic_plan
+from toolweave.planning.planner import PlanRequest, deterministic_plan
+from toolweave.planning.references import rename_references
 from toolweave.planning.validate import PlanCheck, validate_plan
 from toolweave.prompts import load_prompt
-from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
+from toolweave.types import Candidate, Plan, Step, ToolSpec
 
 # A longer list costs a small model its context and its attention.
 MAX_TOOLS = 12
@@ -51,46 +53,40 @@ class LLMPlan:
         return self.check.plan
 
 
-async def llm_plan(
-    question: str,
-    subqueries: list[SubQuery],
-    candidates: list[list[Candidate]],
-    llm: LLM,
-    *,
-    min_score: float,
-    fallback: ToolSpec | None,
-    max_steps: int = 8,
-    connected: dict[str, ToolSpec] | None = None,
-    today: date | None = None,
-) -> LLMPlan:
-    """Plan with `llm`. The deterministic planner (`deterministic_plan`, over the `connected`
-    tools, or the candidates when not given) plans instead when the LLM cannot; `min_score`
-    and `fallback` are for it."""
+class LLMPlanner:
+    """TURA-style planning by the LLM (ask.planner = "llm"), the deterministic planner as its
+    fallback."""
+
+    def __init__(self, llm: LLM, max_steps: int = 8) -> None:
+        self.llm, self.max_steps = llm, max_steps
+
+    async def plan(self, request: PlanRequest) -> tuple[Plan, list[str]]:
+        made = await llm_plan(request, self.llm, max_steps=self.max_steps)
+        return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
+
+
+async def llm_plan(request: PlanRequest, llm: LLM, *, max_steps: int = 8) -> LLMPlan:
+    """Plan with `llm`. The deterministic planner (over the connected tools, or the offered
+    ones when none are given) plans instead when the LLM cannot."""
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, not {max_steps}")
-    tools = offered_tools(candidates, fallback)
+    candidates = request.candidates
+    tools = offered_tools(candidates, request.fallback)
     servers = {c.tool.server for row in candidates for c in row} | {
         t.server for t in tools.values()
     }
 
     def deterministic(why: str) -> LLMPlan:
-        plan, linked = deterministic_plan(
-            question,
-            subqueries,
-            candidates,
-            connected or tools,
-            min_score=min_score,
-            fallback=fallback,
-            today=today or date.today(),
-        )
+        plan, linked = deterministic_plan(request, request.connected or tools)
         note = f"the deterministic planner planned instead: {why}"
         return LLMPlan(validate_plan(plan, servers), by_llm=False, notes=[note, *linked])
 
     if not tools:
         return deterministic("no candidate tool to offer the LLM")
+    clauses = request.analysis.clauses
     messages = load_prompt("plan").messages(
-        question=question,
-        clauses="\n".join(f"{s.index + 1}. {s.text}" for s in subqueries) or "(none)",
+        question=request.analysis.question,
+        clauses="\n".join(f"{c.index + 1}. {c.text}" for c in clauses) or "(none)",
         tools="\n".join(tool_line(tool) for tool in tools.values()),
     )
     schema = plan_schema(list(tools.values()), max_steps)
@@ -98,48 +94,9 @@ async def llm_plan(
         output = await complete_json(llm, messages, schema, max_tokens=TOKENS_PER_TASK * max_steps)
     except LLMError as exc:
         return deterministic(str(exc))
-    plan, notes = tasks_to_plan(output, tools, _best_candidates(candidates))
+    best = _best_candidates(candidates)
+    plan, notes = tasks_to_plan(output, tools, best, request.analysis.today)
     return LLMPlan(validate_plan(plan, servers), by_llm=True, notes=notes, output=output)
-
-
-async def plan_question(
-    planner: str,
-    question: str,
-    subqueries: list[SubQuery],
-    candidates: list[list[Candidate]],
-    llm: LLM,
-    *,
-    connected: dict[str, ToolSpec],
-    servers: set[str],
-    min_score: float,
-    fallback: ToolSpec | None,
-    today: date,
-) -> tuple[Plan, list[str]]:
-    """The plan of `planner` ("llm", else the deterministic one), checked against `servers` and
-    repaired, and notes on how it was made."""
-    if planner == "llm":
-        made = await llm_plan(
-            question,
-            subqueries,
-            candidates,
-            llm,
-            min_score=min_score,
-            fallback=fallback,
-            connected=connected,
-            today=today,
-        )
-        return made.plan, [*made.notes, *made.check.repairs, *made.check.problems]
-    plan, notes = deterministic_plan(
-        question,
-        subqueries,
-        candidates,
-        connected,
-        min_score=min_score,
-        fallback=fallback,
-        today=today,
-    )
-    check = validate_plan(plan, servers)
-    return check.plan, [*notes, *check.repairs, *check.problems]
 
 
 def offered_tools(
@@ -217,7 +174,7 @@ def _best_candidates(candidates: list[list[Candidate]]) -> dict[str, Candidate]:
 
 
 def tasks_to_plan(
-    output: dict[str, Any], tools: dict[str, ToolSpec], best: dict[str, Candidate]
+    output: dict[str, Any], tools: dict[str, ToolSpec], best: dict[str, Candidate], today: date
 ) -> tuple[Plan, list[str]]:
     """Steps s1..sN in task order, T-ids rewritten to s-ids; notes on what did not carry over.
 
@@ -236,7 +193,8 @@ def tasks_to_plan(
         steps.append(
             Step(
                 id=step_id,
-                subquery=SubQuery(index=number, text=task["instruction"]),
+                # The LLM's instruction is new text: its values are read here, once.
+                clause=clause_of(number, task["instruction"], today),
                 server=tool.server,
                 tool=tool.name,
                 arguments=rename_references(arguments, ids),

@@ -1,45 +1,87 @@
 """The skeleton planner: one independent step per clause, bound to its best tool.
 
-A clause whose best tool scores below `min_score` goes to the fallback search tool (the local
-documents by default), so a question no tool fits still gets evidence. Otherwise the step keeps
-a shortlist (the tools within `SHORTLIST_MARGIN` of the best) for the step agent to choose from.
+Candidates come in the retriever's fused order, each with its dense cosine as its score. A
+clause is bound to the first candidate whose cosine reaches `min_score` (an absolute gate a fused
+score cannot give: a search tool that BM25 favours for "what is" must not hide a fitting
+calculator below it); a clause no candidate fits goes to the fallback search tool (the local
+documents by default), so it still gets evidence. The step keeps a shortlist (the fitting tools
+within `SHORTLIST_MARGIN` of the chosen one) for the step agent to choose from.
 `fan_out` then gives a clause that lists several value sets for its tool a step per set
 ("weather in Paris, Rome and Oslo": three calls).
 """
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from toolweave.execution.arguments import value_sets
+from toolweave.language.binding import value_sets
 from toolweave.planning.dataflow import link_data_flow
-from toolweave.types import Candidate, Plan, Step, SubQuery, ToolSpec
+from toolweave.planning.validate import validate_plan
+from toolweave.types import (
+    Candidate,
+    Clause,
+    Plan,
+    Problem,
+    ProblemKind,
+    QuestionAnalysis,
+    Step,
+    ToolSpec,
+)
 
 SHORTLIST_MARGIN = 0.1
 
 
+@dataclass(frozen=True)
+class PlanRequest:
+    """What a planner plans from: the analysed question and each clause's ranked candidates."""
+
+    analysis: QuestionAnalysis
+    candidates: list[list[Candidate]]
+    connected: dict[str, ToolSpec]  # every connected tool, by key
+    min_score: float  # below it a clause's best tool does not fit: the fallback searches
+    fallback: ToolSpec | None = None
+    servers: Collection[str] = field(default_factory=set)  # connected servers, for validation
+
+
+class Planner(Protocol):
+    """Makes the plan, checked and repaired, and notes on how it was made."""
+
+    async def plan(self, request: PlanRequest) -> tuple[Plan, list[str]]: ...
+
+
+class DeterministicPlanner:
+    """A step per clause, fanned out per value set, its data flow linked (ask.planner =
+    "deterministic")."""
+
+    async def plan(self, request: PlanRequest) -> tuple[Plan, list[str]]:
+        plan, notes = deterministic_plan(request)
+        check = validate_plan(plan, request.servers)
+        return check.plan, [*notes, *check.repairs, *check.problems]
+
+
 def plan_steps(
-    subqueries: list[SubQuery],
+    clauses: list[Clause],
     candidates: list[list[Candidate]],
     *,
     min_score: float,
     fallback: ToolSpec | None,
 ) -> Plan:
     steps = []
-    for subquery, ranked in zip(subqueries, candidates, strict=True):
-        fits = bool(ranked) and ranked[0].score >= min_score
-        tool = ranked[0].tool if fits else fallback
-        shortlist = (
-            [c for c in ranked if c.score >= ranked[0].score - SHORTLIST_MARGIN] if fits else []
-        )
+    for clause, ranked in zip(clauses, candidates, strict=True):
+        fitting = [c for c in ranked if c.score >= min_score]
+        tool = fitting[0].tool if fitting else fallback
+        shortlist = [c for c in fitting if c.score >= fitting[0].score - SHORTLIST_MARGIN]
+        problem = "no connected tool fits this part of the question"
         steps.append(
             Step(
-                id=f"s{subquery.index + 1}",
-                subquery=subquery,
+                id=f"s{clause.index + 1}",
+                clause=clause,
                 server=tool.server if tool else "",
                 tool=tool.name if tool else "",
                 candidates=shortlist,
-                problem=None if tool else "no connected tool fits this part of the question",
+                problem=None if tool else Problem(kind=ProblemKind.NO_TOOL, text=problem),
             )
         )
     return Plan(steps=steps)
@@ -51,28 +93,28 @@ def find_tool(tools: list[ToolSpec], key: str) -> ToolSpec | None:
 
 
 def deterministic_plan(
-    question: str,
-    subqueries: list[SubQuery],
-    candidates: list[list[Candidate]],
-    tools: dict[str, ToolSpec],
-    *,
-    min_score: float,
-    fallback: ToolSpec | None,
-    today: date,
+    request: PlanRequest, tools: dict[str, ToolSpec] | None = None
 ) -> tuple[Plan, list[str]]:
-    """A step per clause, fanned out per value set, its data flow linked; notes on the links."""
-    plan = plan_steps(subqueries, candidates, min_score=min_score, fallback=fallback)
-    return link_data_flow(fan_out(plan, tools, today), tools, question, today)
+    """A step per clause, fanned out per value set, its data flow linked (over `tools`, the
+    connected ones by default); notes on the links. Not yet validated."""
+    tools = request.connected if tools is None else tools
+    plan = plan_steps(
+        request.analysis.clauses,
+        request.candidates,
+        min_score=request.min_score,
+        fallback=request.fallback,
+    )
+    return link_data_flow(fan_out(plan, tools), tools, request.analysis)
 
 
-def fan_out(plan: Plan, tools: dict[str, ToolSpec], today: date) -> Plan:
+def fan_out(plan: Plan, tools: dict[str, ToolSpec]) -> Plan:
     """A copy of `plan` where a step whose clause lists several value sets for its tool is a
     step per set, with those values as its arguments; steps renumbered s1..sN. Meant for a plan
     without dependencies yet (the deterministic planner's, before its data flow is linked)."""
     steps: list[Step] = []
     for step in plan.steps:
-        tool = tools.get(f"{step.server}.{step.tool}")
-        sets = value_sets(tool.input_schema, step.subquery.text, today) if tool else []
+        tool = tools.get(step.key)
+        sets = value_sets(tool.input_schema, step.clause) if tool else []
         if not sets or tool is None:
             steps.append(step.model_copy(deep=True))
             continue

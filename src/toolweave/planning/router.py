@@ -11,60 +11,29 @@ runs.
               with what was learnt (SRSA's planning search)
     planning  steps that feed each other (the plan has dependencies)
 
-`route` is deterministic: it reads the clauses, the tools bound to them and what the extractors
-find. `llm_route` asks the LLM (ask.router = "llm") to choose between answering directly,
-asking back, running the plan and searching iteratively; which of single, parallel and planning a
-run is stays with the plan's shape. An LLM answer that cannot be had or used leaves the
-deterministic decision in place.
+`route` (RulesRouter) is deterministic: it reads the question's analysis, the tools bound to the
+steps and the values their clauses give. `llm_route` (LLMRouter) asks the LLM to choose between
+answering directly, asking back, running the plan and searching iteratively; which of single,
+parallel and planning a run is stays with the plan's shape. An LLM answer that cannot be had or
+used leaves the deterministic decision in place, with a note saying why.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import date
-from typing import Literal
+from typing import Protocol
 
-from toolweave.catalog.documents import readable_name
 from toolweave.errors import LLMError
-from toolweave.execution.arguments import extract_arguments, param_kind
+from toolweave.language.binding import extract_arguments
+from toolweave.language.parameters import param_kind
+from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
 from toolweave.prompts import load_prompt
-from toolweave.types import Plan, Step, ToolSpec
+from toolweave.types import Plan, QuestionAnalysis, Route, Step, ToolSpec
 
-Route = Literal["direct", "clarify", "single", "parallel", "iterative", "planning"]
 # Inputs only the user can supply: a tool guessing them would answer another question.
 USER_INPUT_KINDS = {"place"}
-# Multi-hop cues (SRSA's planning search): a comparison of two named things, or a thing named
-# through another fact ("the director of the film that ...", "the city where X was born").
-_COMPARISON = re.compile(
-    r"\b(?:which|who|what)\b.*\b(?:older|younger|first|earlier|later|larger|bigger|smaller|"
-    r"longer|shorter|higher|taller|more|less|fewer|closer|farther|further)\b.*\bor\b|"
-    r"^(?:are|were|is|was|do|did|does)\b.*\band\b.*\b(?:both|same|either)\b|"
-    r"\bboth\b.*\band\b",
-    re.IGNORECASE,
-)
-_BRIDGE = re.compile(
-    r"\b(?:the|a|an)\s+(?:\w+\s+){0,3}?(?:that|which|who|whose|where|when)\s+(?!is\b|are\b)"
-    r"|\b(?:of|by|for|in)\s+the\s+(?:\w+\s+){0,3}?(?:of|by)\s+(?:the\s+)?[A-Z]",
-    re.IGNORECASE,
-)
-# A person or work reached through another: "the singer of Miss Emily's Picture", "Lewis
-# Young's older brother". Case-sensitive: the second name is capitalised or quoted.
-_RELATION = (
-    r"(?:brother|sister|father|mother|son|daughter|wife|husband|partner|spouse|founder|director|"
-    r"author|singer|creator|writer|producer|owner|composer|successor|predecessor|band|team|album)"
-)
-_THROUGH = re.compile(
-    rf"\b[Tt]he\s+(?:\w+\s+)?{_RELATION}s?\s+(?:of|for|in)\s+(?:the\s+)?[A-Z\"“]"
-    rf"|\b[A-Z][\w.]*(?:'s|’s)\s+(?:\w+\s+)?{_RELATION}s?\b"
-)
-SMALL_TALK = re.compile(
-    r"^\s*(hi|hello|hey|thanks|thank you|thx|good (morning|afternoon|evening)|bye|goodbye)"
-    r"( there| a lot| so much)?\s*[!.?]*\s*$",
-    re.IGNORECASE,
-)
 
 
 ROUTE_SCHEMA = {
@@ -84,42 +53,72 @@ class Decision:
     reason: str
     clarification: str | None = None  # the question to ask back (route "clarify")
     reply: str | None = None  # the answer itself (route "direct", when an LLM wrote one)
+    note: str | None = None  # why another router's decision stands, when one was overruled
+
+
+SMALL_TALK = Decision(Route.DIRECT, "small talk: no tool is needed")
+
+
+class Router(Protocol):
+    """Decides a question's route from its analysis and its plan. `search` is the fallback
+    search tool's key ("search.search"), "" for none."""
+
+    async def route(
+        self, analysis: QuestionAnalysis, plan: Plan, tools: dict[str, ToolSpec], search: str
+    ) -> Decision: ...
+
+
+class RulesRouter:
+    """The deterministic router (ask.router = "rules")."""
+
+    async def route(
+        self, analysis: QuestionAnalysis, plan: Plan, tools: dict[str, ToolSpec], search: str
+    ) -> Decision:
+        return route(analysis, plan, tools, search=search)
+
+
+class LLMRouter:
+    """The LLM's decision (ask.router = "llm"), with the rules' as its fallback."""
+
+    def __init__(self, llm: LLM) -> None:
+        self.llm = llm
+
+    async def route(
+        self, analysis: QuestionAnalysis, plan: Plan, tools: dict[str, ToolSpec], search: str
+    ) -> Decision:
+        rules = route(analysis, plan, tools, search=search)
+        return await llm_route(analysis.question, plan, rules, self.llm, search=search)
 
 
 def route(
-    question: str, plan: Plan, tools: dict[str, ToolSpec], today: date, *, search: str = ""
+    analysis: QuestionAnalysis, plan: Plan, tools: dict[str, ToolSpec], *, search: str = ""
 ) -> Decision:
     """`search` is the fallback search tool's key ("search.search"), "" for none."""
-    if SMALL_TALK.match(question):
-        return Decision("direct", "small talk: no tool is needed")
+    if analysis.small_talk:
+        return SMALL_TALK
     for step in plan.steps:
-        tool = tools.get(f"{step.server}.{step.tool}")
-        if tool is not None and (missing := missing_user_inputs(step, tool, today)):
+        tool = tools.get(step.key)
+        if tool is not None and (missing := missing_user_inputs(step, tool)):
             return Decision(
-                "clarify",
+                Route.CLARIFY,
                 f"{tool.key} needs {', '.join(missing)}, which the question does not give",
                 clarifying_question(step, tool, missing[0]),
             )
     runnable = [step for step in plan.steps if step.problem is None]
-    searched = [step for step in runnable if f"{step.server}.{step.tool}" == search]
-    if search and runnable and searched == runnable and is_multi_hop(question):
+    searched = [step for step in runnable if step.key == search]
+    if search and runnable and searched == runnable and analysis.multi_hop:
         return Decision(
-            "iterative", "a multi-hop question no tool answers: search, read, search again"
+            Route.ITERATIVE, "a multi-hop question no tool answers: search, read, search again"
         )
     return _shape(plan)
 
 
-def is_multi_hop(question: str) -> bool:
-    """Whether answering needs a fact found through another one (or two facts compared)."""
-    return any(cue.search(question) for cue in (_COMPARISON, _BRIDGE, _THROUGH))
-
-
 async def llm_route(
     question: str, plan: Plan, rules: Decision, llm: LLM, *, search: str = ""
-) -> tuple[Decision, str | None]:
-    """The LLM's decision, and a note when the rules' decision stands instead (and why)."""
+) -> Decision:
+    """The LLM's decision; the rules' decision, with a note saying why, when it is unusable."""
     lines = [
-        f"- {step.server}.{step.tool}: {step.subquery.text}"
+        f"- {step.key}: {step.clause.text}"
         for step in plan.steps
         if step.tool and step.problem is None
     ]
@@ -127,24 +126,25 @@ async def llm_route(
     try:
         choice = await complete_json(llm, messages, ROUTE_SCHEMA, max_tokens=120)
     except LLMError as exc:
-        return rules, f"kept the rules' route {rules.route}: the LLM router failed ({exc})"
+        return _kept(rules, f"the LLM router failed ({exc})")
     text, said = " ".join(choice["text"].split()), "the LLM router chose it"
     if _echoes(text, question):
-        return rules, f"kept the rules' route {rules.route}: the LLM router echoed its prompt"
+        return _kept(rules, "the LLM router echoed its prompt")
     if choice["route"] == "direct" and text:
-        return Decision("direct", said, reply=text), None
+        return Decision(Route.DIRECT, said, reply=text)
     if choice["route"] == "clarify" and text.endswith("?"):
-        return Decision("clarify", said, clarification=text), None
-    if (
-        choice["route"] == "iterative"
-        and search
-        and any(f"{s.server}.{s.tool}" == search for s in plan.steps)
-    ):
-        return Decision("iterative", said), None
+        return Decision(Route.CLARIFY, said, clarification=text)
+    if choice["route"] == "iterative" and search and any(s.key == search for s in plan.steps):
+        return Decision(Route.ITERATIVE, said)
     if choice["route"] == "tools":
-        structural = rules if rules.route in ("single", "parallel", "planning") else None
-        return structural or _shape(plan), None
-    return rules, f"kept the rules' route {rules.route}: the LLM's {choice} is not usable"
+        structural = rules.route in (Route.SINGLE, Route.PARALLEL, Route.PLANNING)
+        return rules if structural else _shape(plan)
+    return _kept(rules, f"the LLM's {choice} is not usable")
+
+
+def _kept(rules: Decision, why: str) -> Decision:
+    note = f"kept the rules' route {rules.route}: {why}"
+    return Decision(rules.route, rules.reason, rules.clarification, rules.reply, note)
 
 
 def _echoes(text: str, question: str) -> bool:
@@ -156,14 +156,14 @@ def _echoes(text: str, question: str) -> bool:
 def _shape(plan: Plan) -> Decision:
     """single, parallel or planning, from the plan's steps and dependencies."""
     if any(step.depends_on for step in plan.steps):
-        return Decision("planning", "later steps use earlier results")
+        return Decision(Route.PLANNING, "later steps use earlier results")
     runnable = [step for step in plan.steps if step.problem is None]
     if len(runnable) > 1:
-        return Decision("parallel", f"{len(runnable)} independent steps")
-    return Decision("single", "one step")
+        return Decision(Route.PARALLEL, f"{len(runnable)} independent steps")
+    return Decision(Route.SINGLE, "one step")
 
 
-def missing_user_inputs(step: Step, tool: ToolSpec, today: date) -> list[str]:
+def missing_user_inputs(step: Step, tool: ToolSpec) -> list[str]:
     """Required parameters only the user can fill that neither the plan nor the clause fills."""
     schema = tool.input_schema
     properties = schema.get("properties") or {}
@@ -175,7 +175,7 @@ def missing_user_inputs(step: Step, tool: ToolSpec, today: date) -> list[str]:
     ]
     if not needed:
         return []
-    found = extract_arguments(schema, step.subquery.text, today).arguments
+    found = extract_arguments(schema, step.clause).arguments
     return [name for name in needed if name not in found]
 
 
@@ -183,4 +183,4 @@ def clarifying_question(step: Step, tool: ToolSpec, parameter: str) -> str:
     described = (tool.input_schema.get("properties") or {}).get(parameter, {}).get("description")
     what = readable_name(parameter)
     hint = f" ({described.rstrip('.')})" if described else ""
-    return f"Which {what} do you mean for “{step.subquery.text}”?{hint}"
+    return f"Which {what} do you mean for “{step.clause.text}”?{hint}"

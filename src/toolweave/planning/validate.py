@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from toolweave.execution.references import references
-from toolweave.types import Plan, Step
+from toolweave.planning.references import references
+from toolweave.types import Plan, Problem, ProblemKind, Step
 
 
 @dataclass
@@ -212,4 +212,7 @@ def _flag(check: PlanCheck, step: Step, problem: str) -> None:
 
 def _mark(step: Step, problem: str) -> None:
     """Set the step's problem (so that it is not called), keeping one it already had."""
-    step.problem = problem if step.problem is None else f"{step.problem}; {problem}"
+    if step.problem is None:
+        step.problem = Problem(kind=ProblemKind.PLAN, text=problem)
+    else:
+        step.problem.text = f"{step.problem.text}; {problem}"

@@ -4,8 +4,9 @@ schema) comes first, the tools it left out follow in their retrieval order."""
 
 from __future__ import annotations
 
-from toolweave.catalog.documents import clip, sentences
+from toolweave.catalog.documents import clip
 from toolweave.index.store import ToolIndex
+from toolweave.language.text import sentences
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
 from toolweave.prompts import load_prompt

@@ -22,13 +22,13 @@ from typing import Literal
 import numpy as np
 
 from toolweave.errors import LLMError
+from toolweave.index.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.index.store import ToolIndex
+from toolweave.language.clauses import split_clauses
+from toolweave.language.cues import searchable
 from toolweave.models.base import LLM, Embedder
-from toolweave.retrieval.decompose import split_clauses
 from toolweave.retrieval.expand import Expansion, expand_query
-from toolweave.retrieval.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.retrieval.rerank import llm_rerank
-from toolweave.retrieval.rewrite import searchable
 from toolweave.types import IndexHit
 
 Fusion = Literal["zscore", "rrf", "convex"]
@@ -40,7 +40,7 @@ class RetrievalOptions:
     lexical: bool = True
     fusion: Fusion = "zscore"
     decompose: bool = True
-    rewrite: bool = True  # search clauses without their request wrapper (retrieval/rewrite)
+    rewrite: bool = True  # search clauses without their request wrapper (language/cues.py)
     depth: int = 50  # hits taken from each source per query
     rrf_k: int = 60
     dense_weight: float = 0.5  # convex fusion: weight of the normalised dense score
@@ -74,7 +74,7 @@ class ToolRetriever:
         """The whole question first, then its clauses when it has several."""
         if not self.options.decompose:
             return [question]
-        clauses = [c.text for c in split_clauses(question)]
+        clauses = split_clauses(question)
         return [question, *clauses] if len(clauses) > 1 else [question]
 
     async def search(self, question: str, k: int = 10) -> list[IndexHit]:

@@ -31,7 +31,7 @@ def calculate(
     expression: Annotated[
         str,
         Field(
-            description="Arithmetic expression, e.g. '(2,340 - 40) * 1.2', '15% of 2340', 'sqrt(2)'"
+            description="Arithmetic expression, e.g. '(1,200 - 40) * 1.2', '8% of 50', 'sqrt(2)'"
         ),
     ],
 ) -> CalcResult:
@@ -43,7 +43,7 @@ def calculate(
 
 
 def percentage(
-    percent: Annotated[float, Field(description="The percentage, e.g. 15 for 15%")],
+    percent: Annotated[float, Field(description="The percentage as a number, e.g. 20 for 20%")],
     value: Annotated[float, Field(description="The number to take the percentage of")],
 ) -> CalcResult:
     result = percent / 100 * value
@@ -77,23 +77,21 @@ def convert_units(
 def create_server() -> MCPServer:
     server = MCPServer("toolweave-calc", instructions="Exact arithmetic, percentages and units.")
     server.tool(
-        description="Calculator for math: what is 2+2, how much is 7 * 6, 10 divided by 4, "
-        "compute (3 + 4) * 12, sqrt(2), 15% of 2,340; supports + - * / ^ mod, parentheses, log, "
-        "round, min, max, pi",
+        description="Evaluate an arithmetic expression exactly: + - * / ^ mod, parentheses, "
+        "percentages, square roots, logarithms, rounding, min, max and pi.",
         annotations=PURE,
     )(calculate)
     server.tool(
-        description="Percentage of a number: what is 15% of 2,340, how much is 20 percent of 80",
+        description="Take a percentage of a number: the given percent of a value.",
         annotations=PURE,
     )(percentage)
     server.tool(
-        description="Percent change between an old and a new value: by how many percent did "
-        "the price rise from 80 to 100",
+        description="The percent change from an old value to a new value (a rise or a fall).",
         annotations=PURE,
     )(percent_change)
     server.tool(
-        description="Convert units of length, mass, volume, time, speed, area, data size, energy "
-        "or temperature: 10 miles in km, 70 °F to °C, 5 lb to kg",
+        description="Convert a quantity between units of length, mass, volume, time, speed, "
+        "area, data size, energy or temperature.",
         annotations=PURE,
     )(convert_units)
     return server

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from toolweave.errors import InputError, ToolweaveError
-from toolweave.execution.references import REFERENCE, UnresolvedReference, references, resolve
+from toolweave.planning.references import REFERENCE, UnresolvedReference, references, resolve
 
 RESULTS: dict[str, Any] = {
     "s1": {"city": "Paris", "country": "France", "population": 2102650, "coords": [48.9, 2.35]},

@@ -1,7 +1,7 @@
-"""`HttpProvider`: the `Provider` that speaks one HTTP search API as its adapter (adapters.py)
-describes it. It fills the adapter's templates into a request, sends it with one httpx2 client
-per provider, maps what goes wrong to a `ProviderError` (secrets blanked out) and turns the
-answer's result list into `SearchResult`s.
+"""`HttpProvider`: the `Provider` (base.py) that speaks one HTTP search API as its adapter
+(adapters.py) describes it. It fills the adapter's templates into a request, sends it with one
+httpx2 client per provider, maps what goes wrong to a `ProviderError` (secrets blanked out) and
+turns the answer's result list into `SearchResult`s. registry.py builds them from the settings.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx2
 
-from toolweave.grounding.adapters import (
+from toolweave.grounding.providers.adapters import (
     AdapterSpec,
     Call,
     env_refs,

@@ -1,4 +1,4 @@
-"""Deterministic decomposition: split a question into clauses, one intent each.
+"""Clauses: a question split into its intents, one each.
 
 Splits at sentence ends, semicolons, and at "and"/"then"/commas only where a new request starts
 ("..., and what time is it", "... and convert ..."), so "salt and pepper" or "2,340" stay whole.
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from toolweave.types import SubQuery
+from toolweave.language.text import sentences
+from toolweave.language.values import named_places
 
 # Words that open a new request: question words, auxiliaries and imperative verbs.
 OPENERS = (
@@ -22,7 +23,7 @@ OPENERS = (
     "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
     "generate|recommend|suggest|estimate|predict|track|play|post|download"
 )
-_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+")
+_SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
 # of short items ("the date, time, and ticket availability"). A relative pronoun after a comma
 # (", which is about 3000 km") goes on describing, so it opens no request either.
@@ -44,8 +45,6 @@ _CONNECTIVE = re.compile(
 )
 # "Once the message is created, send ...": the condition belongs to the request after it.
 _CONDITION = re.compile(r"^(?:once|after|before|when|whenever|if|as soon as|while)\b", re.I)
-# "in Paris", "to New York", "at Heathrow Airport": a preposition and capitalised words.
-_PLACE = re.compile(r"\b(?:in|at|to|near|from)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 # "there" pointing back at a place: at the end of the clause or before a time word, so that
 # "is there a train" (which points at nothing) is left alone.
 _TIME_WORDS = r"tomorrow|today|tonight|now|right now|this|next"
@@ -54,11 +53,12 @@ _THERE = re.compile(
 )
 
 
-def split_clauses(question: str, earlier: str = "") -> list[SubQuery]:
+def split_clauses(question: str, earlier: str = "") -> list[str]:
     """The question's clauses in order; a question with one intent gives one clause. `earlier`
     is the conversation so far: a "there" may point at the last place it named."""
     clauses: list[str] = []
-    for sentence in _SENTENCE_END.split(question.strip()):
+    pieces = [p for s in sentences(question, min_chars=1) for p in _SEMICOLON.split(s)]
+    for sentence in pieces:
         condition = ""
         for piece in _pieces(sentence):
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
@@ -73,9 +73,8 @@ def split_clauses(question: str, earlier: str = "") -> list[SubQuery]:
             clauses.append(condition.rstrip(", "))
     if not clauses and question.strip():
         clauses = [question.strip()]
-    place = (_PLACE.findall(earlier) or [None])[-1]
-    carried = _carry_places(clauses, place)
-    return [SubQuery(index=i, text=text) for i, text in enumerate(carried)]
+    named = _places(earlier)
+    return _carry_places(clauses, named[-1] if named else None)
 
 
 def _pieces(sentence: str) -> list[str]:
@@ -105,10 +104,16 @@ def _carry_places(clauses: list[str], place: str | None) -> list[str]:
     for clause in clauses:
         if there := _THERE.search(clause):
             # A place the clause names before its "there" is the nearest one.
-            nearest = (_PLACE.findall(clause[: there.start()]) or [place])[-1]
+            before = _places(clause[: there.start()])
+            nearest = before[-1] if before else place
             if nearest:
                 clause = f"{clause[: there.start()]}in {nearest}{clause[there.end() :]}"
-        if named := _PLACE.findall(clause):
+        if named := _places(clause):
             place = named[-1]
         carried.append(clause)
     return carried
+
+
+def _places(text: str) -> list[str]:
+    """The places "there" can point at: "for" names a purpose or a person as often as a place."""
+    return [p.name for p in named_places(text) if p.preposition != "for"]

@@ -1,7 +1,6 @@
 """HTTP search providers described by YAML adapters: one small file per API, one generic client
-(`HttpProvider`, http_provider.py). This module owns the adapter model (`AdapterSpec`), its
-templates and their rendering, loading the files, and `http_providers`, the enabled ones as
-providers.
+(`HttpProvider`, http.py). This module owns the adapter model (`AdapterSpec`), its templates and
+their rendering, and loading the files; registry.py turns the enabled ones into providers.
 
 An adapter file says where a request goes (base `endpoint` + `path`, `method`, `headers`, query
 `params` and/or a JSON `body`) and where the results are in the answer (`results`: a dotted path
@@ -25,7 +24,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -40,19 +39,14 @@ from pydantic import (
 
 from toolweave.errors import ConfigError
 from toolweave.grounding.records import RequestKind
-from toolweave.settings import GroundingSettings, ProviderSettings
 
-if TYPE_CHECKING:
-    from toolweave.grounding.http_provider import HttpProvider
-
+# The shipped adapter files: package data next to this module.
 ADAPTERS_DIR = Path(__file__).parent / "adapters"
 PLACEHOLDERS = frozenset(
     "query max_results freshness since locale language country domains kind".split()
 )
 CAPABILITIES = frozenset({"web", "news", "freshness", "domains", "content", "local"})
 RESULT_FIELDS = frozenset({"title", "url", "snippet", "content", "published", "score"})
-# Providers configured under [grounding.providers] that are not YAML adapters.
-NON_HTTP_PROVIDERS = frozenset({"local"})
 
 _TOKEN = re.compile(r"\$\{(?P<env>\w+)(?::-(?P<default>[^}]*))?\}|\{(?P<name>\w+)\}")
 # A marker for "no value": the enclosing parameter is left out of the request.
@@ -302,32 +296,3 @@ def _describe(exc: ValidationError, path: Path) -> str:
             message = "unknown field (check its spelling)"
         lines.append(f"  field `{field}`: {message}")
     return "\n".join(lines)
-
-
-def http_providers(
-    settings: GroundingSettings, env: Mapping[str, str] | None = None
-) -> dict[str, HttpProvider]:
-    """The enabled adapters as providers, with `[grounding.providers.NAME]` overrides applied."""
-    # Imported here: http_provider.py imports the spec types from this module.
-    from toolweave.grounding.http_provider import HttpProvider
-
-    specs = load_adapter_specs(settings.adapters_dir)
-    if unknown := sorted(set(settings.providers) - set(specs) - NON_HTTP_PROVIDERS):
-        raise ConfigError(
-            f"grounding.providers: no search adapter named {', '.join(map(repr, unknown))}; "
-            f"known: {', '.join(sorted(specs | dict.fromkeys(NON_HTTP_PROVIDERS)))} "
-            "(add an adapter file to grounding.adapters_dir for another API)"
-        )
-    providers: dict[str, HttpProvider] = {}
-    for name, spec in specs.items():
-        override = settings.providers.get(name, ProviderSettings())
-        if not override.enabled:
-            continue
-        providers[name] = HttpProvider(
-            spec,
-            env=env,
-            endpoint=override.endpoint,
-            timeout_s=override.timeout_s or spec.timeout_s or settings.timeout_s,
-            cost_per_call=override.cost_per_call,
-        )
-    return providers

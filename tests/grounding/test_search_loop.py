@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from toolweave.grounding.gateway import SearchGateway
-from toolweave.grounding.local import LocalProvider
+from toolweave.grounding.providers.local import LocalProvider
+from toolweave.grounding.search_loop import planning_search
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.models.openai_http import OpenAIChat, OpenAIHTTP
-from toolweave.planning.search_loop import planning_search
 
 from ..models.openai_server import OpenAIServer, chat_reply
 

@@ -4,7 +4,9 @@ from datetime import date
 
 import pytest
 
-from toolweave.execution import extractors as ex
+from toolweave.language import values as ex
+from toolweave.language.binding import place_for_role
+from toolweave.language.values import read_values
 
 TODAY = date(2026, 11, 22)  # a Sunday
 
@@ -110,6 +112,6 @@ def test_place_names_end_where_the_name_does(text: str, places: list[str]) -> No
 
 def test_the_place_of_a_role() -> None:
     text = "a flight to Rome from Oslo"
-    assert ex.place_for_role(text, "origin") == "Oslo"
-    assert ex.place_for_role(text, "destination") == "Rome"
-    assert ex.place_for_role("a flight in June", "origin") is None
+    assert place_for_role(read_values(text, TODAY), "origin") == "Oslo"
+    assert place_for_role(read_values(text, TODAY), "destination") == "Rome"
+    assert place_for_role(read_values("a flight in June", TODAY), "origin") is None

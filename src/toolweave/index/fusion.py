@@ -1,6 +1,7 @@
 """Fusion of ranked lists from different scorers (dense cosine, BM25) into one score per key.
 
-Used by tool retrieval and by the gateway's local search provider. Inputs are best-first lists of
+Used by tool retrieval (retrieval/retriever.py) and by the gateway's local search provider
+(grounding/providers/local.py), so it lives here, below both. Inputs are best-first lists of
 anything with a `key` and a `score`.
 """
 

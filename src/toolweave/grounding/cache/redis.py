@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from toolweave.errors import ConfigError, ServerError
-from toolweave.grounding.cache import PURGE_INTERVAL_S, RESULTS, CacheEntry
-from toolweave.grounding.cache_vectors import ScopeVectors, decode_vector, encode_vector
+from toolweave.grounding.cache.base import PURGE_INTERVAL_S, RESULTS, CacheEntry
+from toolweave.grounding.cache.vectors import ScopeVectors, decode_vector, encode_vector
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis

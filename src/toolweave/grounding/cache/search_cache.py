@@ -1,18 +1,16 @@
 """The gateway's search cache: results are reused when the same question is asked again, either
 in the same words (exact, after `normalize_query`) or in other words (semantic: the cosine of the
 query embeddings reaches `semantic_threshold` and the false-hit guard finds no differing number,
-date or name, guard.py).
+date or name, grounding/guard.py).
 
     SearchCache          lookup / store / stats; one small LRU of query vectors
-    CacheHit, CacheEntry what a lookup returns, what a backend stores
-    CacheBackend         where entries live (the protocol); the backends are modules of their own:
-        SqliteCacheBackend   cache_sqlite.py: one file; processes on one host can share it
-        RedisCacheBackend    cache_redis.py: one Redis; replicas share exact and semantic entries
-                             (both keep a scope's vectors in memory: cache_vectors.py)
-    open_cache           the backend the settings name
+    CacheHit             what a lookup returns (a backend stores a `CacheEntry`, base.py)
+    open_cache           the backend the settings name: SqliteCacheBackend (sqlite.py) or
+                         RedisCacheBackend (redis.py), wrapped in a SearchCache
 
 Entries only match within their `scope` (the gateway's chain and request parameters) and never
-past their expiry (freshness.py: an hour for recency-sensitive queries, a week for the rest).
+past their expiry (grounding/freshness.py: an hour for recency-sensitive queries, a week for the
+rest).
 """
 
 from __future__ import annotations
@@ -25,11 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 import numpy as np
-from pydantic import TypeAdapter
 
+from toolweave.grounding.cache.base import CacheBackend, CacheEntry
+from toolweave.grounding.cache.redis import RedisCacheBackend
+from toolweave.grounding.cache.sqlite import SqliteCacheBackend
 from toolweave.grounding.freshness import classify, ttl_for
 from toolweave.grounding.guard import conflicts
 from toolweave.grounding.records import SearchRequest, SearchResult
@@ -37,11 +37,7 @@ from toolweave.models.base import Embedder
 from toolweave.settings import CacheSettings
 
 log = logging.getLogger("toolweave.grounding.cache")
-# How the backends store an entry's results.
-RESULTS = TypeAdapter(list[SearchResult])
 _VECTOR_LRU = 512
-# How often the backends delete expired entries (they are never returned in between).
-PURGE_INTERVAL_S = 600.0
 _EDGE_PUNCTUATION = " .,;:!?¿¡…\"'“”‘’«»()[]{}-–—*_"
 
 Guard = Callable[[str, str], list[str]]
@@ -62,41 +58,6 @@ class CacheHit:
     query: str
     similarity: float
     age_s: float
-
-
-@dataclass
-class CacheEntry:
-    scope: str
-    key: str  # normalize_query(query)
-    query: str
-    provider: str
-    results: list[SearchResult]
-    created: float
-    expires: float
-    vector: np.ndarray | None = None
-    # The embedder the vector comes from: vectors of different embedders are never compared.
-    space: str = ""
-
-
-class CacheBackend(Protocol):
-    """Storage of cache entries. `now` comes from the cache's clock; expired entries are never
-    returned."""
-
-    async def get(self, scope: str, key: str, now: float) -> CacheEntry | None: ...
-
-    async def put(self, entry: CacheEntry, now: float) -> None: ...
-
-    async def nearest(
-        self, scope: str, space: str, vector: np.ndarray, now: float, min_similarity: float
-    ) -> list[tuple[CacheEntry, float]]:
-        """Entries of this scope and space with cosine >= min_similarity, best first (a few)."""
-        ...
-
-    async def count(self, now: float) -> int: ...
-
-    async def clear(self) -> None: ...
-
-    async def aclose(self) -> None: ...
 
 
 class SearchCache:
@@ -206,10 +167,6 @@ def open_cache(
     settings: CacheSettings, state_dir: Path, embedder: Embedder | None
 ) -> SearchCache | None:
     """The cache the settings describe; None when `backend = "none"`."""
-    # Imported here: the backends import this module's entry types.
-    from toolweave.grounding.cache_redis import RedisCacheBackend
-    from toolweave.grounding.cache_sqlite import SqliteCacheBackend
-
     backend: CacheBackend
     if settings.backend == "none":
         return None

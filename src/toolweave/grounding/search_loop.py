@@ -17,10 +17,10 @@ import numpy as np
 from toolweave.errors import LLMError
 from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.records import SearchRequest, SearchResult
+from toolweave.language.text import sentences
 from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
 
-SENTENCE = re.compile(r"(?<=[.!?])\s+")
 NAME = re.compile(r"\b[A-Z][\w'.-]+(?:\s+(?:of|the|de|and)?\s*[A-Z][\w'.-]+)*")
 NEXT_STEP_SCHEMA = {
     "type": "object",
@@ -84,15 +84,17 @@ async def _compress(
     question: str, results: list[SearchResult], embedder: Embedder, trail: SearchTrail, keep: int
 ) -> int:
     """Add the sentences of `results` closest to the question; return how many were added."""
-    sentences = [
-        (s, r) for r in results for s in SENTENCE.split(r.content or r.snippet) if len(s) > 20
+    found = [
+        (s, r)
+        for r in results
+        for s in sentences(r.content or r.snippet, lines=False, min_chars=21)
     ]
-    if not sentences:
+    if not found:
         return 0
-    vectors = await embedder.embed([question] + [s for s, _ in sentences])
+    vectors = await embedder.embed([question] + [s for s, _ in found])
     scores = vectors[1:] @ vectors[0]
     best = [i for i in np.argsort(-scores)[:keep]]
-    trail.evidence += [Evidence(sentences[i][0], sentences[i][1], float(scores[i])) for i in best]
+    trail.evidence += [Evidence(found[i][0], found[i][1], float(scores[i])) for i in best]
     trail.evidence.sort(key=lambda e: -e.score)
     return len(best)
 

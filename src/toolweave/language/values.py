@@ -1,22 +1,45 @@
-"""Deterministic extractors: numbers, percentages, quoted strings, dates, clock times, timezones,
-unit conversions and arithmetic expressions, found in a piece of a question.
+"""The values a piece of text gives: numbers, percentages, quoted strings, dates, clock times,
+time zones, places, unit conversions and arithmetic expressions.
 
-Each returns what it found in order of appearance; none of them needs a model.
+`read_values` finds them all once, with their spans (types.Values); the functions it uses
+return what they found in order of appearance. None of them needs a model.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 
+from toolweave.types import (
+    ClockTime,
+    Conversion,
+    DateValue,
+    Number,
+    Place,
+    Quoted,
+    Values,
+    ZoneMention,
+)
 
-@dataclass(frozen=True)
-class Number:
-    value: float
-    percent: bool
-    start: int
+
+def read_values(text: str, today: date) -> Values:
+    """Every value `text` gives; relative dates are resolved against `today`."""
+    found_dates = dates_in(text, today)
+    found = numbers(blank_quoted(text))
+    for number in found:
+        number.in_date = any(d.start <= number.start < d.end for d in found_dates)
+    return Values(
+        numbers=found,
+        quoted=quoted_in(text),
+        dates=found_dates,
+        times=clock_times_in(text),
+        zones=[ZoneMention(start=s, end=e, zone=z) for s, e, z in _zone_spans(text)],
+        places=places_in(text),
+        listed_places=listed_places(text),
+        conversions=[Conversion(value=v, source=a, target=b) for v, a, b in unit_conversions(text)],
+        expression=math_expression(text),
+    )
 
 
 _NUMBER = re.compile(
@@ -32,7 +55,8 @@ def numbers(text: str) -> list[Number]:
         value = float(match["num"].replace(",", ""))
         if match["sign"]:
             value = -value
-        found.append(Number(value=value, percent=bool(match["pct"]), start=match.start()))
+        percent = bool(match["pct"])
+        found.append(Number(value=value, percent=percent, start=match.start(), end=match.end()))
     return found
 
 
@@ -40,7 +64,15 @@ _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^'
 
 
 def quoted(text: str) -> list[str]:
-    return [next(g for g in match.groups() if g) for match in _QUOTED.finditer(text)]
+    return [q.value for q in quoted_in(text)]
+
+
+def quoted_in(text: str) -> list[Quoted]:
+    found = []
+    for match in _QUOTED.finditer(text):
+        group = next(n for n in range(1, 5) if match.group(n))
+        found.append(Quoted(start=match.start(group), end=match.end(group), value=match[group]))
+    return found
 
 
 def blank_quoted(text: str) -> str:
@@ -57,32 +89,33 @@ _CLOCK = re.compile(
 
 def clock_times(text: str) -> list[str]:
     """Clock times as 24-hour 'HH:MM'."""
+    return [t.hhmm for t in clock_times_in(text)]
+
+
+def clock_times_in(text: str) -> list[ClockTime]:
     found = []
     for match in _CLOCK.finditer(text):
         if match["word"]:
-            found.append("12:00" if match["word"].lower() == "noon" else "00:00")
-            continue
-        if match["H"] is not None:
+            hour, minute = (12 if match["word"].lower() == "noon" else 0), 0
+        elif match["H"] is not None:
             hour, minute = int(match["H"]), int(match["M"])
         else:
             hour, minute = int(match["h"]) % 12, int(match["m"] or 0)
             if match["ampm"].lower().startswith("p"):
                 hour += 12
         if hour < 24 and minute < 60:
-            found.append(f"{hour:02d}:{minute:02d}")
+            hhmm = f"{hour:02d}:{minute:02d}"
+            found.append(ClockTime(start=match.start(), end=match.end(), hhmm=hhmm))
     return found
 
 
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-         ("oct", "october"), ("nov", "november"), ("dec", "december")],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
+# The one month table: each month's abbreviations, its full name last.
+MONTH_NAMES = [
+    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+    ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+    ("oct", "october"), ("nov", "november"), ("dec", "december"),
+]  # fmt: skip
+MONTHS = {name: number for number, names in enumerate(MONTH_NAMES, 1) for name in names}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE = re.compile(
@@ -104,12 +137,17 @@ def blank_dates(text: str) -> str:
 
 def dates(text: str, today: date) -> list[str]:
     """Dates as ISO 'YYYY-MM-DD'; relative words and weekdays are resolved against `today`."""
+    return [d.iso for d in dates_in(text, today)]
+
+
+def dates_in(text: str, today: date) -> list[DateValue]:
     found = []
     for match in _DATE.finditer(text):
         try:
-            found.append(_resolve_date(match, today).isoformat())
+            iso = _resolve_date(match, today).isoformat()
         except ValueError:
             continue  # e.g. February 30
+        found.append(DateValue(start=match.start(), end=match.end(), iso=iso))
     return found
 
 
@@ -175,9 +213,13 @@ def timezones(text: str) -> list[str]:
 
 def timezone_mentions(text: str) -> list[tuple[int, str]]:
     """(character position, IANA zone) of each place the text mentions, first mention only."""
+    return [(start, zone) for start, _end, zone in _zone_spans(text)]
+
+
+def _zone_spans(text: str) -> list[tuple[int, int, str]]:
     names = _zone_names()
     words = list(re.finditer(r"[A-Za-z][\w/+-]*", text))
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     i = 0
     while i < len(words):
         for size in (3, 2, 1):  # longest match first: "New York" before "York"
@@ -185,8 +227,9 @@ def timezone_mentions(text: str) -> list[tuple[int, str]]:
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
             proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
             if len(phrase) > 1 and phrase in names and proper:
-                if names[phrase] not in (zone for _, zone in found):
-                    found.append((words[i].start(), names[phrase]))
+                if names[phrase] not in (zone for *_, zone in found):
+                    end = words[min(i + size, len(words)) - 1].end()
+                    found.append((words[i].start(), end, names[phrase]))
                 i += size
                 break
         else:
@@ -195,65 +238,66 @@ def timezone_mentions(text: str) -> list[tuple[int, str]]:
 
 
 # A capitalised name after a place preposition: "in Paris", "for New York", "near Lake Como".
-_PLACE = re.compile(
-    r"\b(?P<preposition>in|at|for|near|from|to|around)\s+((?:[A-Z][\w'.-]*)(?:\s+(?:de|del|upon|on)?\s*[A-Z][\w'.-]*)*)"
+# The one place rule: clause splitting ("there") and argument filling both use it.
+PLACE = re.compile(
+    r"\b(?P<preposition>in|at|for|near|from|to|around)\s+"
+    r"(?P<name>(?:[A-Z][\w'.-]*)(?:\s+(?:de|del|upon|on)?\s*[A-Z][\w'.-]*)*)"
 )
 _CONNECTORS = {"de", "del", "upon", "on"}
-_NOT_PLACES = (
-    {"January", "February", "March", "April", "May", "June", "July", "August"}
-    | {"September", "October", "November", "December", "Monday", "Tuesday", "Wednesday"}
-    | {"Thursday", "Friday", "Saturday", "Sunday", "I"}
-)
+# Capitalised words after "on"/"in" that name a time, not a place ("London on August 15").
+_NOT_PLACES = {n[-1].title() for n in MONTH_NAMES} | {d.title() for d in WEEKDAYS} | {"I"}
 
 
 def places(text: str) -> list[str]:
+    return [p.name for p in places_in(text)]
+
+
+def places_in(text: str) -> list[Place]:
     """Place names the text gives: a capitalised name after "in", "at", "for", "near"...,
     then any city the timezone table knows (which also finds them written in lower case)."""
-    found = [name for _, name in _named_places(text)]
-    for position, _zone in timezone_mentions(text):
-        name = re.match(r"[A-Za-z][\w/+-]*(?:\s+[A-Za-z][\w/+-]*)*", text[position:])
+    found = named_places(text)
+    for start, _end, _zone in _zone_spans(text):
+        name = re.match(r"[A-Za-z][\w/+-]*(?:\s+[A-Za-z][\w/+-]*)*", text[start:])
         word = name.group().split()[0] if name else ""
-        if word and not any(word.lower() in f.lower() for f in found):
-            found.append(word.title())
+        if word and not any(word.lower() in f.name.lower() for f in found):
+            found.append(Place(start=start, end=start + len(word), name=word.title()))
     return found
 
 
-def _named_places(text: str) -> list[tuple[str, str]]:
-    """(preposition, place) for each capitalised name after a preposition of place."""
+def named_places(text: str) -> list[Place]:
+    """Each capitalised name after a preposition of place, with its preposition."""
     found = []
-    for match in _PLACE.finditer(text):
+    for match in PLACE.finditer(text):
         # A sentence's full stop is no part of the name; "D.C." and "St." keep theirs.
-        name = re.sub(r"(?<=[a-z]{2})\.$", "", match.group(2))
+        name = re.sub(r"(?<=[a-z]{2})\.$", "", match["name"])
         words = name.split()
         # "London on August 15": the name ends before a month or a day.
         cut = next((n for n, word in enumerate(words) if word in _NOT_PLACES), len(words))
         while cut and words[cut - 1] in _CONNECTORS:
             cut -= 1
         if cut:
-            found.append((match["preposition"], " ".join(words[:cut])))
+            name, start = " ".join(words[:cut]), match.start("name")
+            preposition = match["preposition"]
+            found.append(
+                Place(start=start, end=start + len(name), name=name, preposition=preposition)
+            )
     return found
 
 
-def place_for_role(text: str, role: str) -> str | None:
-    """The place a role names: "from" X for an origin, "to" Y for a destination."""
-    wanted = {"origin": "from", "destination": "to"}[role]
-    return next((name for word, name in _named_places(text) if word == wanted), None)
+# Places listed as alternatives ("Paris, Rome and Oslo"), not as a route ("from Paris to Rome").
+_LIST_GAP = re.compile(r"^\s*(?:,|,?\s*(?:and|or|&))\s*(?:in\s+|at\s+|for\s+)?$")
 
 
-def clock_time_position(text: str) -> int | None:
-    match = _CLOCK.search(text)
-    return match.start() if match else None
-
-
-def value_count(text: str, today: date) -> int:
-    """How many specific values (numbers, quotes, dates, times, places) the text holds."""
-    return (
-        len(numbers(blank_quoted(text)))
-        + len(quoted(text))
-        + len(dates(text, today))
-        + len(clock_times(text))
-        + len(timezone_mentions(text))
-    )
+def listed_places(text: str) -> list[str]:
+    """The places of the text when they are listed ("Paris, Rome and Oslo"), else []."""
+    found = places(text)
+    spots = [text.find(place) for place in found]
+    if len(found) < 2 or -1 in spots or spots != sorted(spots):
+        return []
+    gaps = [
+        text[end + len(p) : start] for p, end, start in zip(found, spots, spots[1:], strict=False)
+    ]
+    return found if all(_LIST_GAP.match(gap) for gap in gaps) else []
 
 
 _CONVERSION = re.compile(

@@ -20,9 +20,9 @@ import numpy as np
 
 from toolweave.errors import ConfigError
 from toolweave.grounding.records import ProviderError, SearchRequest, SearchResult
+from toolweave.index.fusion import zscore_fusion
 from toolweave.index.lexical import LexicalIndex
 from toolweave.models.base import Embedder
-from toolweave.retrieval.fusion import zscore_fusion
 from toolweave.servers.passages import load_passages
 
 SNIPPET_CHARS = 300

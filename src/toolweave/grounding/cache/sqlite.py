@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from toolweave.errors import ConfigError
-from toolweave.grounding.cache import PURGE_INTERVAL_S, RESULTS, CacheEntry
-from toolweave.grounding.cache_vectors import ScopeVectors, decode_vector, encode_vector
+from toolweave.grounding.cache.base import PURGE_INTERVAL_S, RESULTS, CacheEntry
+from toolweave.grounding.cache.vectors import ScopeVectors, decode_vector, encode_vector
 from toolweave.storage import prepare
 
 # Idempotent: two processes may open a new file at once.

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
-from toolweave.retrieval.decompose import split_clauses
+from toolweave.language import analyse
+from toolweave.language.clauses import split_clauses
 
 
 @pytest.mark.parametrize(
@@ -44,11 +47,15 @@ from toolweave.retrieval.decompose import split_clauses
     ],
 )
 def test_split_clauses(question: str, clauses: list[str]) -> None:
-    assert [s.text for s in split_clauses(question)] == clauses
+    assert split_clauses(question) == clauses
 
 
-def test_indices_are_positions() -> None:
-    assert [s.index for s in split_clauses("What is 2+2, and what is 3+3?")] == [0, 1]
+def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
+    analysis = analyse("What is 2+2, and what is 3+3?", date(2026, 11, 22))
+    assert [(c.index, c.text) for c in analysis.clauses] == [
+        (0, "What is 2+2"),
+        (1, "what is 3+3?"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -68,7 +75,7 @@ def test_indices_are_positions() -> None:
     ],
 )
 def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> None:
-    assert [s.text for s in split_clauses(question)] == clauses
+    assert split_clauses(question) == clauses
 
 
 @pytest.mark.parametrize(
@@ -111,19 +118,17 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
     ],
 )
 def test_lists_relative_clauses_conditions_and_thanks(question: str, clauses: list[str]) -> None:
-    assert [s.text for s in split_clauses(question)] == clauses
+    assert split_clauses(question) == clauses
 
 
 def test_there_may_point_at_a_place_named_earlier_in_the_conversation() -> None:
     earlier = "What is 15% of 2,340, and what time is it in Tokyo?"
-    assert [s.text for s in split_clauses("And the weather there?", earlier)] == [
-        "the weather in Tokyo?"
-    ]
+    assert split_clauses("And the weather there?", earlier) == ["the weather in Tokyo?"]
     # A place the question names itself is nearer.
-    assert [s.text for s in split_clauses("Hotels in Oslo and the weather there", earlier)] == [
+    assert split_clauses("Hotels in Oslo and the weather there", earlier) == [
         "Hotels in Oslo and the weather in Oslo"
     ]
-    assert [s.text for s in split_clauses("Find hotels in Oslo. Weather there?", earlier)] == [
+    assert split_clauses("Find hotels in Oslo. Weather there?", earlier) == [
         "Find hotels in Oslo.",
         "Weather in Oslo?",
     ]

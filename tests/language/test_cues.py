@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.retrieval.rewrite import searchable
+from toolweave.language.cues import searchable
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,505 @@
+"""The Engine: one long-lived object that owns the settings, the MCP server pool, the tool index
+and retriever, the embedder, the LLM, the search gateway and the traces, and runs questions.
+
+    async with Engine.open(settings) as engine:
+        answer = await engine.ask("What is 15% of 2,340, and what time is it in Tokyo?")
+        async for event in engine.stream("And in Oslo?"):
+            ...
+
+One question, top to bottom (`Engine._run`):
+    analyse (language) -> rank each clause's tools (retrieval) -> plan (planning)
+    -> route (planning.router) -> run the plan (execution) or search iteratively (grounding)
+    -> answer (answer) -> trace
+
+Many questions may run at once on one engine: they share the servers' sessions, the index
+and the models; what is per question (the LLM's call record, budgets, events) is made per run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from toolweave.answer import make_answerer
+from toolweave.catalog.connections import ServerPool
+from toolweave.catalog.sources import load_catalogue
+from toolweave.errors import InputError
+from toolweave.execution.executor import run_plan
+from toolweave.execution.scheduler import Budget, Event
+from toolweave.grounding.search_loop import planning_search
+from toolweave.grounding.tool import in_process
+from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index, sync_index
+from toolweave.index.build import Progress as IndexProgress
+from toolweave.language import analyse
+from toolweave.models import LLM, Embedder, make_embedder, make_llm
+from toolweave.planning import Decision, PlanRequest, make_planner, make_router
+from toolweave.planning.router import SMALL_TALK
+from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
+from toolweave.retrieval.tool_select import rank_tools
+from toolweave.settings import AskSettings, Settings
+from toolweave.traces import RecordingLLM, store_trace, trace_path
+from toolweave.types import (
+    Answer,
+    Candidate,
+    Clause,
+    IndexHit,
+    Observation,
+    Plan,
+    QuestionAnalysis,
+    Route,
+    ServerStatus,
+    Step,
+    ToolSpec,
+)
+
+DIRECT_REPLY = "Hello! Ask me a question: I answer it with the connected tools and documents."
+REFLECT_DEPTH = 10  # tools a step that cannot use its own looks through
+
+
+@dataclass
+class AskOptions:
+    """How to run one question. `schema`: a JSON Schema the answer is also given as a JSON value
+    for (`Answer.data`; needs an LLM). `earlier`: the conversation so far (the question this
+    one follows up): "there" may point at a place it named. `today`: what relative dates mean."""
+
+    schema: dict[str, Any] | None = None
+    earlier: str = ""
+    today: date | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A stage began ("choosing tools")."""
+
+    stage: str
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The plan is made and the route chosen; nothing has run yet."""
+
+    plan: Plan
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """A step was started, finished, failed or skipped (the scheduler's event), with the plan
+    it belongs to."""
+
+    event: Event
+    plan: Plan
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The run's last event: its answer."""
+
+    answer: Answer
+
+
+EngineEvent = Progress | Planned | StepEvent | Finished
+Listener = Callable[[EngineEvent], None]
+
+
+class Engine:
+    """Use `Engine.open(settings)`: it connects the servers once and closes them at the end."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        embedder: Embedder,
+        llm: LLM,
+        pool: ServerPool,
+        index: ToolIndex,
+        gateway: Any,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.llm = llm
+        self.pool = pool
+        self.index = index
+        self.retriever = ToolRetriever(index, embedder, RetrievalOptions())
+        self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
+        self._stale = False  # a server's tools changed: sync the index before the next run
+        self._sync_lock = asyncio.Lock()
+        self._connect_lock = asyncio.Lock()
+        self._connected = False
+        self._stack: AsyncExitStack | None = None  # closes what the engine opened
+        self.last_sync: SyncReport | None = None
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        settings: Settings,
+        *,
+        servers: bool = True,
+        index_folder: Path | None = None,
+        embedder: Embedder | None = None,
+        llm: LLM | None = None,
+    ) -> AsyncIterator[Engine]:
+        """An engine over `settings`, its index at `index_folder` (default: the servers' index).
+        The configured MCP servers are started when a question first needs them (`connect`), so
+        small talk or a tool search starts none; `servers=False` never starts them."""
+        embedder = embedder or make_embedder(settings.embedder)
+        llm = llm or make_llm(settings.llm)
+        native, gateway = in_process(settings, embedder)
+        async with AsyncExitStack() as stack:
+            stack.push_async_callback(gateway.aclose)
+            folder = index_folder or settings.index_path()
+            index = await open_index(settings.index, embedder, folder)
+            stack.callback(index.close)
+            pool = ServerPool.from_settings(settings, native=native)
+            engine = cls(
+                settings, embedder=embedder, llm=llm, pool=pool, index=index, gateway=gateway
+            )
+            pool.on_tools_changed = engine._tools_changed
+            engine._stack = stack if servers else None
+            yield engine
+
+    async def connect(self) -> None:
+        """Start the servers (once; concurrent callers wait for the same start) and bring the
+        tool index up to date with their tools."""
+        async with self._connect_lock:
+            if self._connected or self._stack is None:
+                return
+            await self._stack.enter_async_context(self.pool)
+            self._connected = True
+            self.last_sync = await self.sync_index()
+
+    # -- the catalogue -------------------------------------------------------------------------
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        """Every ready server's tools."""
+        return self.pool.tools
+
+    @property
+    def servers(self) -> list[ServerStatus]:
+        return list(self.pool.statuses.values())
+
+    def _tools_changed(self, _server: str) -> None:
+        self._stale = True
+
+    async def sync_index(self, on_progress: IndexProgress = lambda *_: None) -> SyncReport:
+        """Bring the index up to date with what the ready servers list now."""
+        async with self._sync_lock:
+            self._stale = False
+            ready = {s.name for s in self.servers if s.state == "ready"}
+            infos = self.pool.infos
+            return await sync_index(
+                self.index,
+                self.embedder,
+                self.pool.tools,
+                [infos[name] for name in ready if name in infos],
+                augmentation=self._augmentation(),
+                prune_servers=ready,
+                on_progress=on_progress,
+            )
+
+    async def index_catalogue(
+        self, catalogue: Path, on_progress: IndexProgress = lambda *_: None
+    ) -> SyncReport:
+        """Index a static catalogue file (LiveMCPBench tools.json, Seal-Tools tool.jsonl)."""
+        servers, tools = load_catalogue(catalogue)
+        async with self._sync_lock:
+            return await sync_index(
+                self.index,
+                self.embedder,
+                tools,
+                servers,
+                augmentation=self._augmentation(),
+                on_progress=on_progress,
+            )
+
+    def _augmentation(self) -> Any:
+        return augmentation_for(self.settings.index, self.llm, self.index.folder)
+
+    # -- tool search ---------------------------------------------------------------------------
+
+    async def search_tools(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        servers: bool = False,
+        lexical: bool = False,
+        dense: bool = False,
+    ) -> list[IndexHit]:
+        """The index searched by the full retriever (clauses, dense + BM25 fused), or only BM25
+        (`lexical`), or only dense MaxSim (`dense`); tools, or their servers (`servers`)."""
+        if not query.strip():
+            raise InputError("the query is empty")
+        if not len(self.index):
+            raise InputError(
+                f"the tool index at {self.index.folder} is empty: run `toolweave index`"
+            )
+        if lexical:
+            return self.index.search_text(query, k)
+        if dense:
+            (vector,) = await self.embedder.embed([query])
+            return self.index.search(vector, k, level="server" if servers else "tool")
+        if servers:
+            return await self.retriever.search_servers(query, k)
+        return await self.retriever.search(query, k)
+
+    async def rank(self, clauses: list[Clause], k: int = 3) -> list[list[Candidate]]:
+        """Each clause's best connected tools: the one ranking every stage uses."""
+        await self.connect()
+        if self._stale:
+            await self.sync_index()
+        return await rank_tools(self.retriever, self.tools, [c.text for c in clauses], k=k)
+
+    # -- questions -----------------------------------------------------------------------------
+
+    async def ask(self, question: str, options: AskOptions | None = None) -> Answer:
+        """Answer one question; its trace is stored (ask.traces)."""
+        return await self._run(question, options or AskOptions(), lambda _event: None)
+
+    async def stream(
+        self, question: str, options: AskOptions | None = None
+    ) -> AsyncIterator[EngineEvent]:
+        """The run's events as they happen, ending with `Finished(answer)`. Leaving the loop
+        early cancels the run."""
+        queue: asyncio.Queue[EngineEvent | BaseException] = asyncio.Queue()
+        run = asyncio.create_task(self._run(question, options or AskOptions(), queue.put_nowait))
+        run.add_done_callback(lambda task: _finish(task, queue))
+        try:
+            while True:
+                event = await queue.get()
+                if isinstance(event, BaseException):
+                    raise event
+                yield event
+                if isinstance(event, Finished):
+                    return
+        finally:
+            run.cancel()
+
+    async def _run(self, question: str, options: AskOptions, emit: Listener) -> Answer:
+        question = check_question(question, self.settings.ask.max_question_chars)
+        timer = _Timer()
+        with timer.stage("analyse"):
+            analysis = analyse(question, options.today or date.today(), options.earlier)
+        llm = RecordingLLM(self.llm)
+        if analysis.small_talk:
+            answer = Answer(question=question, text=DIRECT_REPLY, route=Route.DIRECT)
+            answer.why = SMALL_TALK.reason
+        else:
+            answer = await self._answer(analysis, options, llm, timer, emit)
+        answer.timings_ms = {**timer.ms, "total": timer.total()}
+        if self.settings.ask.traces:
+            # SQLite blocks: off the event loop, which may be serving other questions.
+            path = trace_path(self.settings)
+            answer.trace_id = await asyncio.to_thread(store_trace, path, answer, llm.calls)
+        emit(Finished(answer))
+        return answer
+
+    async def _answer(
+        self,
+        analysis: QuestionAnalysis,
+        options: AskOptions,
+        llm: RecordingLLM,
+        timer: _Timer,
+        emit: Listener,
+    ) -> Answer:
+        ask = self.settings.ask
+        if not self._connected:
+            emit(Progress("starting MCP servers"))
+        with timer.stage("connect"):
+            await self.connect()
+        emit(Progress("choosing tools"))
+        with timer.stage("select"):
+            candidates = await self.rank(analysis.clauses)
+        connected = {t.key: t for t in self.tools}
+        fallback = connected.get(ask.fallback_tool)
+        with timer.stage("plan"):
+            request = PlanRequest(
+                analysis,
+                candidates,
+                connected,
+                ask.min_tool_score,
+                fallback,
+                set(self.pool.statuses),
+            )
+            plan, notes = await make_planner(ask.planner, llm).plan(request)
+            search = fallback.key if fallback else ""
+            decision = await make_router(ask.router, llm).route(analysis, plan, connected, search)
+            notes += [decision.note] if decision.note else []
+        emit(Planned(plan, decision))
+        observations: list[Observation] = []
+        with timer.stage("execute"):
+            if decision.route == Route.ITERATIVE:
+                emit(Progress("searching, reading, searching again"))
+                plan, observations = await self._search_iteratively(
+                    analysis, plan, search, llm, notes
+                )
+            elif decision.route not in (Route.CLARIFY, Route.DIRECT):
+                observations = await self._execute(plan, llm, emit)
+        text = decision.clarification or decision.reply or ""
+        sources, data = [], None
+        if decision.route not in (Route.CLARIFY, Route.DIRECT):
+            emit(Progress("writing the answer"))
+            with timer.stage("answer"):
+                answerer = make_answerer(
+                    ask.answer, self.embedder, llm, max_sources_per_step=ask.max_sources_per_step
+                )
+                draft = await answerer.answer(analysis.question, plan, observations, options.schema)
+            text, sources, data = draft.text, draft.sources, draft.data
+            notes += draft.notes
+        return Answer(
+            question=analysis.question,
+            text=text,
+            sources=sources,
+            route=decision.route,
+            why=decision.reason,
+            plan=plan,
+            observations=observations,
+            servers=self.servers,
+            llm=llm.name,
+            llm_calls=llm.usage.requests,
+            notes=notes,
+            data=data,
+        )
+
+    async def _execute(self, plan: Plan, llm: LLM, emit: Listener) -> list[Observation]:
+        tools = self.tools
+
+        async def reflect(step: Step) -> list[Candidate]:
+            """The index searched again with the step's own words, deeper than its shortlist."""
+            return (await rank_tools(self.retriever, tools, [step.clause.text], k=REFLECT_DEPTH))[0]
+
+        return await run_plan(
+            plan,
+            tools,
+            self.pool,
+            llm,
+            budget=budget_of(self.settings.ask),
+            on_event=lambda event: emit(StepEvent(event, plan)),
+            reflect=reflect,
+        )
+
+    async def _search_iteratively(
+        self, analysis: QuestionAnalysis, plan: Plan, search: str, llm: LLM, notes: list[str]
+    ) -> tuple[Plan, list[Observation]]:
+        """Planning search in place of the plan (its search step is the template): a step per
+        round, each with its query and results (so the answer takes each hop's best sentence).
+        The LLM judges the evidence only when the LLM planner is chosen. Past the deadline
+        (ask.deadline_s) the search is cancelled and the answer says so."""
+        ask, question = self.settings.ask, analysis.question
+        searching = next(s for s in plan.steps if s.key == search)
+        started = time.perf_counter()
+        try:
+            trail = await asyncio.wait_for(
+                planning_search(
+                    question,
+                    await self._gateway.get(),
+                    self.embedder,
+                    llm if ask.planner == "llm" else None,
+                    max_rounds=min(ask.search_rounds, ask.max_tool_calls),
+                ),
+                ask.deadline_s,
+            )
+        except TimeoutError:
+            step = searching.model_copy(update={"id": "s1", "arguments": {"query": question}})
+            why = f"the deadline of {ask.deadline_s:g} s passed while searching"
+            notes.append(f"not done: {why}")
+            return Plan(steps=[step]), [Observation.of(step, error=why)]
+        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        steps, observations = [], []
+        for number, (query, found) in enumerate(zip(trail.queries, trail.rounds, strict=True), 1):
+            step = searching.model_copy(
+                update={
+                    "id": f"s{number}",
+                    "clause": Clause(index=number - 1, text=query),
+                    "arguments": {"query": query},
+                    "depends_on": [f"s{number - 1}"] if number > 1 else [],
+                }
+            )
+            steps.append(step)
+            observations.append(
+                Observation.of(
+                    step,
+                    error=None if found else "the search found nothing",
+                    structured={"results": [r.model_dump(mode="json") for r in found]},
+                    latency_ms=elapsed if number == 1 else 0.0,
+                )
+            )
+        notes.append(f"planning search: {len(trail.queries)} rounds, stopped: {trail.stopped}")
+        return Plan(steps=steps), observations
+
+
+def _finish(task: asyncio.Task[Answer], queue: asyncio.Queue[Any]) -> None:
+    """Hand a run's error to the stream reading it (its answer came as the Finished event)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        queue.put_nowait(error)
+
+
+def budget_of(ask: AskSettings) -> Budget:
+    return Budget(
+        max_steps=ask.max_steps,
+        max_tool_calls=ask.max_tool_calls,
+        max_llm_tokens=ask.max_llm_tokens,
+        deadline_s=ask.deadline_s,
+    )
+
+
+def check_question(question: str, max_chars: int) -> str:
+    question = question.replace("\x00", "").strip()
+    if not question:
+        raise InputError(
+            'the question is empty; ask something, e.g. toolweave ask "What is 15% of 2,340?"'
+        )
+    if len(question) > max_chars:
+        raise InputError(
+            f"the question is {len(question):,} characters long; the limit is {max_chars:,} "
+            "(setting ask.max_question_chars): shorten it or raise the limit"
+        )
+    return question
+
+
+def describe_event(event: Event, plan: Plan) -> str:
+    """One line of live progress: "s2 time.get_current_time: finished in 27 ms"."""
+    if event.kind in ("plan", "stopped"):
+        return f"plan: {event.detail}"
+    step = next((s for s in plan.steps if s.id == event.step_id), None)
+    name = step.key if step and step.tool else "(no tool)"
+    timing = f" in {event.elapsed_ms:.0f} ms" if event.elapsed_ms is not None else ""
+    detail = f": {event.detail}" if event.detail else ""
+    return f"{event.step_id} {name}: {event.kind}{timing}{detail}"
+
+
+def catalogue_folder(settings: Settings, catalogue: Path) -> Path:
+    """Where a static catalogue's index lives by default."""
+    return settings.state_path() / "catalogs" / catalogue.stem
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = {}
+        self.started = time.perf_counter()
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = round((time.perf_counter() - started) * 1000, 1)
+
+    def total(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 1)
+
+
+async def ask(question: str, settings: Settings, options: AskOptions | None = None) -> Answer:
+    """One question on a fresh engine, closed afterwards (a long-lived process keeps an
+    `Engine` open instead)."""
+    async with Engine.open(settings) as engine:
+        return await engine.ask(question, options)

@@ -1,0 +1,39 @@
+"""The question analysed once: every English rule about a question lives in this package.
+
+    analyse(question, today) -> QuestionAnalysis: clauses (clauses.py), each with its values
+    (values.py: numbers, dates, times, places, zones, quotes, conversions, expressions), the
+    whole question's values, and its cues (cues.py: small talk, multi-hop)
+
+Later stages (retrieval, router, planner, data flow, step agent) read the analysis and never
+parse the question again. `binding.py` matches a clause's values to a tool's parameters, whose
+meaning `parameters.py` reads from their names; `text.py` holds the one sentence splitter.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from toolweave.language.clauses import split_clauses
+from toolweave.language.cues import is_multi_hop, is_small_talk
+from toolweave.language.values import read_values
+from toolweave.types import Clause, QuestionAnalysis
+
+__all__ = ["analyse", "clause_of"]
+
+
+def analyse(question: str, today: date, earlier: str = "") -> QuestionAnalysis:
+    """`earlier` is the conversation so far: a "there" may point at a place it named."""
+    clauses = [clause_of(i, text, today) for i, text in enumerate(split_clauses(question, earlier))]
+    return QuestionAnalysis(
+        question=question,
+        today=today,
+        clauses=clauses,
+        values=read_values(question, today),
+        multi_hop=is_multi_hop(question),
+        small_talk=is_small_talk(question),
+    )
+
+
+def clause_of(index: int, text: str, today: date) -> Clause:
+    """A clause with its values: one of the question's, or an instruction a planner wrote."""
+    return Clause(index=index, text=text, values=read_values(text, today))

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from toolweave.language import clause_of
+from toolweave.language.binding import extract_arguments, feasibility, value_sets
+from toolweave.types import ToolSpec
+
+TODAY = date(2026, 11, 22)
+
+
+def bound(schema: dict[str, Any], text: str) -> dict[str, Any]:
+    return extract_arguments(schema, clause_of(0, text, TODAY)).arguments
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a bus from New York to Boston", {"origin": "New York", "destination": "Boston"}),
+        ("a bus to Boston from New York", {"origin": "New York", "destination": "Boston"}),
+        # No "from" or "to": the places in their order, as for any place parameter.
+        ("a bus in Lyon", {"origin": "Lyon"}),
+    ],
+)
+def test_origin_and_destination_follow_from_and_to(text: str, expected: dict[str, str]) -> None:
+    schema = {"properties": {"origin": {"type": "string"}, "destination": {"type": "string"}}}
+    assert bound(schema, text) == expected
+
+
+def test_an_identifier_is_no_place() -> None:
+    schema = {"properties": {"locationId": {"type": "string"}, "city": {"type": "string"}}}
+    assert bound(schema, "restaurants in Rome") == {"city": "Rome"}
+
+
+CITY = {"properties": {"city": {"type": "string"}}, "required": ["city"]}
+BMI = {
+    "properties": {"height": {"type": "number"}, "weight": {"type": "number"}},
+    "required": ["height", "weight"],
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "sets"),
+    [
+        (CITY, "weather in Paris, Rome and Oslo", [{"city": c} for c in ("Paris", "Rome", "Oslo")]),
+        (
+            BMI,
+            "BMI at 6 feet and 80 kg, also at 5.6 feet and 60 kg",
+            [{"height": 6, "weight": 80}, {"height": 5.6, "weight": 60}],
+        ),
+        (CITY, "weather in Paris", []),  # one set: one call
+        (CITY, "flights from Paris to Rome", []),  # a route, not a list
+        # A percentage parameter takes one of the numbers; a date's digits are no numbers.
+        (
+            {
+                "properties": {
+                    "price": {"type": "number"},
+                    "discount_percentage": {"type": "number"},
+                },
+                "required": ["price", "discount_percentage"],
+            },
+            "price of 100 and a discount percentage of 10, due on January 31, 2025",
+            [],
+        ),
+        # Quoted strings serve too many parameters to be told apart.
+        ({"properties": {"title": {"type": "string"}}, "required": ["title"]}, "'A', 'B'", []),
+        (BMI, "BMI at 6 feet, 80 kg and 5.6 feet", []),  # no whole number of sets
+        # A data list is no list of calls.
+        ({"properties": {"n": {"type": "integer"}}, "required": ["n"]}, "bins " + "1, " * 9, []),
+    ],
+)
+def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]]) -> None:
+    assert value_sets(schema, clause_of(0, text, TODAY)) == sets
+
+
+def test_feasibility_favours_the_tool_that_uses_the_values() -> None:
+    convert = ToolSpec(
+        server="time",
+        name="convert_time",
+        input_schema={
+            "properties": {
+                "source_timezone": {"type": "string", "description": "IANA timezone"},
+                "time": {"type": "string", "description": "HH:MM"},
+                "target_timezone": {"type": "string", "description": "IANA timezone"},
+            },
+            "required": ["source_timezone", "time", "target_timezone"],
+        },
+    )
+    current = ToolSpec(
+        server="time",
+        name="get_current_time",
+        input_schema={
+            "properties": {"timezone": {"type": "string", "description": "IANA timezone"}},
+            "required": ["timezone"],
+        },
+    )
+    clause = clause_of(0, "what time is it in Tokyo when it is 9:00 in Paris?", TODAY)
+    assert feasibility(convert, clause) > feasibility(current, clause)
+
+
+def test_a_clause_that_was_not_analysed_is_refused() -> None:
+    from toolweave.types import Clause
+
+    with pytest.raises(ValueError, match="not analysed"):
+        extract_arguments({"properties": {"q": {"type": "string"}}}, Clause(index=0, text="x"))

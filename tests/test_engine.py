@@ -1,0 +1,187 @@
+"""The Engine in process, one test per route, over real MCP servers (the built-in ones,
+mcp-server-time, and the test servers in tests/data, each a real subprocess)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolweave.engine import AskOptions, Engine, Finished, Planned, Progress, StepEvent
+from toolweave.errors import InputError
+from toolweave.language import values
+from toolweave.settings import Settings, load_settings
+from toolweave.types import Route
+
+pytestmark = pytest.mark.anyio
+DATA = Path(__file__).parent / "data"
+DEMO = "What is 15% of 2,340, and what time is it in Tokyo?"
+TODAY = date(2026, 11, 22)
+
+
+def configured(tmp_path: Path, toml: str = "", **env: str) -> Settings:
+    config = tmp_path / "toolweave.toml"
+    config.write_text(toml)
+    variables = {"TOOLWEAVE_STATE_DIR": str(tmp_path / "state"), "TOOLWEAVE_LLM__BACKEND": "none"}
+    return load_settings(config, env=variables | env)
+
+
+def server(name: str, script: str) -> str:
+    return f'[mcpServers.{name}]\ncommand = "{sys.executable}"\nargs = ["{DATA / script}"]\n'
+
+
+def calls(answer: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(o.tool, o.arguments) for o in answer.observations]
+
+
+async def test_small_talk_is_answered_directly_without_starting_servers(tmp_path: Path) -> None:
+    async with Engine.open(configured(tmp_path)) as engine:
+        answer = await engine.ask("Thank you!")
+        assert answer.route == Route.DIRECT and answer.observations == []
+        assert answer.servers == [] and {s.state for s in engine.servers} == {"starting"}
+
+
+async def test_the_demo_runs_two_tools_in_parallel_and_each_clause_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    numbers = values.numbers
+    monkeypatch.setattr(values, "numbers", lambda text: reads.append(text) or numbers(text))
+    async with Engine.open(configured(tmp_path)) as engine:
+        answer = await engine.ask(DEMO)
+    assert answer.route == Route.PARALLEL
+    assert calls(answer) == [
+        ("percentage", {"percent": 15, "value": 2340}),
+        ("get_current_time", {"timezone": "Asia/Tokyo"}),
+    ]
+    assert all(o.ok for o in answer.observations) and "= 351 [1]" in answer.text
+    # The question and its two clauses are read once each; no later stage reads text again.
+    assert len(reads) == 1 + len(answer.plan.steps) == 3
+
+
+async def test_a_missing_place_gets_a_question_back_and_a_given_one_a_call(tmp_path: Path) -> None:
+    settings = configured(tmp_path, server("weather", "weather_server.py"))
+    async with Engine.open(settings) as engine:
+        back = await engine.ask("What's the weather tomorrow?")
+        answered = await engine.ask("What's the weather in Paris tomorrow?")
+    assert back.route == Route.CLARIFY and back.text.startswith("Which city do you mean")
+    assert back.observations == []
+    assert answered.route == Route.SINGLE
+    assert [(t, a["city"]) for t, a in calls(answered)] == [("get_forecast", "Paris")]
+    assert "Mild and dry in Paris" in answered.text
+
+
+async def test_a_tool_that_needs_another_tools_output_gets_a_chain(tmp_path: Path) -> None:
+    settings = configured(tmp_path, server("travel", "travel_server.py"))
+    async with Engine.open(settings) as engine:
+        answer = await engine.ask("Find flights from Oslo to Rome on 3 May 2027")
+    assert answer.route == Route.PLANNING
+    assert calls(answer) == [
+        ("search_airport", {"query": "Oslo"}),
+        ("search_airport", {"query": "Rome"}),
+        ("search_flights", {"originSkyId": "OSL", "destinationSkyId": "FCO", "date": "2027-05-03"}),
+    ]
+    assert "3 flights OSL to FCO on 2027-05-03" in answer.text
+    assert any("to give s3 its originSkyId" in note for note in answer.notes)
+
+
+TWO_HOPS = [
+    ("Ventara (album)", "Ventara is the third studio album by the band Halvorsen Lane, from 1994."),
+    ("Halvorsen Lane", "Halvorsen Lane is a rock band formed in Bergen in 1987 by Ingrid Moe."),
+    ("Bergen", "Bergen is a city on the west coast of Norway, known for its harbour and rain."),
+    ("Studio albums", "A studio album is recorded in a studio rather than at a concert."),
+]
+
+
+async def test_a_multi_hop_question_is_searched_again_with_what_was_found(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "\n".join(json.dumps({"id": n, "title": t, "text": x}) for n, (t, x) in enumerate(TWO_HOPS))
+    )
+    question = "In which city was the band that recorded Ventara formed?"
+    settings = configured(tmp_path, f'[grounding]\ncorpus = "{corpus}"\n')
+    async with Engine.open(settings) as engine:
+        answer = await engine.ask(question)
+    assert answer.route == Route.ITERATIVE
+    queries = [o.arguments["query"] for o in answer.observations]
+    # The second query carries the bridge entity the first round brought in.
+    assert queries[0] == question and queries[1].startswith("Halvorsen Lane")
+    assert "formed in Bergen" in answer.text
+    assert [s.title for s in answer.sources].count("Halvorsen Lane") == 1
+    # Past the deadline the search is cancelled: a partial answer that says so.
+    late = configured(tmp_path, f'[grounding]\ncorpus = "{corpus}"\n[ask]\ndeadline_s = 0.001\n')
+    async with Engine.open(late) as engine:
+        answer = await engine.ask(question)
+    assert answer.route == Route.ITERATIVE
+    assert "the deadline of 0.001 s passed while searching" in answer.text
+
+
+async def test_a_question_no_tool_fits_is_grounded_by_the_local_documents(tmp_path: Path) -> None:
+    async with Engine.open(configured(tmp_path)) as engine:
+        answer = await engine.ask("How do I declare an MCP server?")
+    search = answer.observations[0]
+    assert (search.server, search.tool) == ("search", "search")
+    assert search.structured["provider"] == "local"  # no web provider is configured
+    assert "mcpServers" in answer.text and answer.sources[0].kind == "document"
+    assert answer.sources[0].uri.endswith("configuration.md#declaring-mcp-servers")
+
+
+async def test_over_budget_gives_a_partial_answer_that_says_what_was_not_done(
+    tmp_path: Path,
+) -> None:
+    async with Engine.open(configured(tmp_path, TOOLWEAVE_ASK__MAX_STEPS="1")) as engine:
+        answer = await engine.ask(DEMO)
+    assert "15% of 2,340 = 351 [1]" in answer.text
+    assert "not done: over the step budget (1 step)" in answer.text
+
+
+async def test_broken_servers_do_not_stop_the_answer(tmp_path: Path) -> None:
+    toml = (
+        '[mcpServers.ghost]\ncommand = "toolweave-no-such-command"\n\n'
+        f'[mcpServers.dies]\ncommand = "{sys.executable}"\nargs = ["-c", "raise SystemExit(1)"]\n'
+    )
+    async with Engine.open(configured(tmp_path, toml)) as engine:
+        answer = await engine.ask(DEMO)
+    states = {s.name: (s.state, s.error or "") for s in answer.servers}
+    assert states["ghost"][0] == "failed" and "was not found" in states["ghost"][1]
+    assert states["dies"][0] == "failed"
+    assert "= 351" in answer.text and answer.llm == "none"
+
+
+async def test_the_stream_shows_the_run_as_it_happens(tmp_path: Path) -> None:
+    async with Engine.open(configured(tmp_path)) as engine:
+        events = [event async for event in engine.stream(DEMO, AskOptions(today=TODAY))]
+    kinds = [type(event) for event in events]
+    assert kinds[0] is Progress and kinds[-1] is Finished and kinds.count(Finished) == 1
+    planned = kinds.index(Planned)
+    steps = [e.event for e in events if isinstance(e, StepEvent) and e.event.step_id]
+    assert planned < kinds.index(StepEvent) and {e.step_id for e in steps} == {"s1", "s2"}
+    assert {e.kind for e in steps} >= {"started", "finished"}
+    answer = events[-1].answer  # type: ignore[union-attr]
+    assert answer.route == Route.PARALLEL and answer.trace_id
+
+
+async def test_questions_run_concurrently_on_one_engine(tmp_path: Path) -> None:
+    questions = ["What time is it in Tokyo?", "What is 15% of 80?", "What time is it in Oslo?"]
+    async with Engine.open(configured(tmp_path)) as engine:
+        answers = await asyncio.gather(*(engine.ask(q) for q in questions))
+    assert [calls(a) for a in answers] == [
+        [("get_current_time", {"timezone": "Asia/Tokyo"})],
+        [("percentage", {"percent": 15, "value": 80})],
+        [("get_current_time", {"timezone": "Europe/Oslo"})],
+    ]
+    assert len({a.trace_id for a in answers}) == 3
+
+
+async def test_bad_questions_are_refused_before_anything_runs(tmp_path: Path) -> None:
+    async with Engine.open(configured(tmp_path)) as engine:
+        with pytest.raises(InputError, match="the question is empty"):
+            await engine.ask("  \x00 ")
+        with pytest.raises(InputError, match="102,400 characters long; the limit is 8,000"):
+            await engine.ask("w" * 102_400)
+        assert {s.state for s in engine.servers} == {"starting"}
