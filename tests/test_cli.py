@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from .benchmarks_dir import BENCHMARKS, needs_benchmarks
-from .models.openai_server import OpenAIServer, chat_reply
 
 DEMO = "What is 15% of 2,340, and what time is it in Tokyo?"
 
@@ -102,26 +101,6 @@ def test_ask_stores_a_trace_that_trace_show_prints(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no trace 'ffffffff'" in missing.stderr
 
 
-def test_the_trace_holds_each_llm_prompt_and_response(tmp_path: Path) -> None:
-    question = "What time is it at the Brandenburg Gate?"  # no extractor knows its timezone
-    with OpenAIServer() as server:
-        server.add("/v1/chat/completions", chat_reply('{"timezone": "Europe/Berlin"}', 41, 9))
-        env = {"TOOLWEAVE_LLM__BACKEND": "openai", "TOOLWEAVE_LLM__BASE_URL": server.base_url}
-        run = toolweave("ask", question, "--json", cwd=tmp_path, env=env)
-    assert run.returncode == 0, run.stderr
-    trace_id = json.loads(run.stdout)["trace_id"]
-    trace = json.loads(toolweave("trace", "show", trace_id, "--json", cwd=tmp_path).stdout)
-    [call] = trace["llm_calls"]
-    [(_, _, sent)] = server.requests
-    assert call["messages"] == sent["messages"] and question in call["messages"][-1]["content"]
-    assert call["response"] == '{"timezone": "Europe/Berlin"}'
-    assert (call["prompt_tokens"], call["completion_tokens"], trace["llm_requests"]) == (41, 9, 1)
-    assert trace["answer"]["plan"]["steps"][0]["argument_origins"] == {"timezone": "llm"}
-    text = toolweave("trace", "show", trace_id, cwd=tmp_path).stdout
-    assert "llm calls" in text and "user: Tool: get_current_time" in text
-    assert '-> {"timezone": "Europe/Berlin"}' in text
-
-
 def test_trace_commands_explain_unknown_ids_and_broken_stores(tmp_path: Path) -> None:
     empty = toolweave("trace", "list", cwd=tmp_path)
     assert empty.returncode == 0 and "no traces yet" in empty.stdout
@@ -174,48 +153,10 @@ def test_index_then_search_the_tools(tmp_path: Path) -> None:
     first = toolweave("index", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "9 tools on 4 servers" in first.stdout and "9 added" in first.stdout
-    again = toolweave("index", cwd=tmp_path)
-    assert "0 added, 0 updated, 0 removed, 9 unchanged; 0 texts embedded" in again.stdout
-    hits = json.loads(
-        toolweave(
-            "tools", "search", "what time is it in Tokyo", "-k", "3", "--json", cwd=tmp_path
-        ).stdout
-    )
-    assert hits[0]["key"] == "time.get_current_time" and hits[0]["segment"] and len(hits) == 3
-    two_parts = json.loads(
-        toolweave(
-            "tools",
-            "search",
-            "what is 15% of 80 and convert 3 miles to km",
-            "-k",
-            "4",
-            "--json",
-            cwd=tmp_path,
-        ).stdout
-    )
-    assert {"calc.percentage", "calc.convert_units"} <= {h["key"] for h in two_parts}
-    dense = json.loads(
-        toolweave("tools", "search", "time in Tokyo", "--dense", "--json", cwd=tmp_path).stdout
-    )
-    assert dense[0]["key"] == "time.get_current_time" and 0 < dense[0]["score"] <= 1
-    servers = json.loads(
-        toolweave(
-            "tools", "search", "convert miles to km", "--servers", "--json", cwd=tmp_path
-        ).stdout
-    )
-    assert servers[0]["key"] == "calc" and len({s["key"] for s in servers}) == len(servers)
-    by_maxsim = json.loads(
-        toolweave(
-            "tools", "search", "time in Tokyo", "--servers", "--dense", "--json", cwd=tmp_path
-        ).stdout
-    )
-    assert by_maxsim[0]["key"] == "time" and 0 < by_maxsim[0]["score"] <= 1
-    lexical = json.loads(
-        toolweave("tools", "search", "percentage", "--lexical", "--json", cwd=tmp_path).stdout
-    )
-    assert lexical[0]["key"] == "calc.percentage"
     table = toolweave("tools", "search", "read a document", cwd=tmp_path).stdout
     assert "docs.read_doc" in table and "matched segment" in table
+    hits = json.loads(toolweave("tools", "search", "time in Tokyo", "--json", cwd=tmp_path).stdout)
+    assert hits[0]["key"] == "time.get_current_time" and hits[0]["segment"]
 
 
 def test_tools_search_without_an_index_says_how_to_build_one(tmp_path: Path) -> None:
@@ -320,3 +261,55 @@ def test_eval_plans_prints_plan_quality(tmp_path: Path) -> None:
     assert len(row["results"]) == 4 and 0 <= row["edge_f1"] <= 1
     unknown = toolweave("eval", "plans", "--planner", "oracle", cwd=tmp_path, env=env)
     assert unknown.returncode == 2 and "unknown planner 'oracle'" in unknown.stderr
+
+
+def test_concurrent_rebuilds_of_one_index_all_succeed(tmp_path: Path) -> None:
+    """Three `index --rebuild` at once on one state dir: the index lock serialises them."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLWEAVE_")}
+    env["TOOLWEAVE_STATE_DIR"] = str(tmp_path / "state")
+    command = [sys.executable, "-m", "toolweave", "index", "--rebuild"]
+    runs = [
+        subprocess.Popen(
+            command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(3)
+    ]
+    results = [(run.wait(timeout=120), run.stderr.read().decode()) for run in runs]
+    assert [code for code, _ in results] == [0, 0, 0], results
+    assert not any("Traceback" in stderr for _, stderr in results)
+    hits = json.loads(toolweave("tools", "search", "time in Tokyo", "--json", cwd=tmp_path).stdout)
+    assert hits[0]["key"] == "time.get_current_time"
+
+
+def test_invalid_utf8_and_control_characters_in_a_question_get_an_answer(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 reach Python as lone surrogates; they used to crash `ask` and
+    `tools search` with a traceback."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLWEAVE_")}
+    env["TOOLWEAVE_STATE_DIR"] = str(tmp_path / "state")
+    question = b"What is 15% of 2,340? caf\xe9 \xff\x1b[2J"
+    for args in (["ask", question, "--json"], ["tools", "search", b"time \xff in Tokyo"]):
+        run = subprocess.run(
+            [sys.executable.encode(), b"-m", b"toolweave", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            timeout=120,
+        )
+        assert b"Traceback" not in run.stderr, run.stderr
+        assert run.returncode in (0, 2), run.stderr
+    answer = json.loads(
+        subprocess.run(
+            [sys.executable.encode(), b"-m", b"toolweave", b"ask", question, b"--json"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            timeout=120,
+            check=True,
+        ).stdout
+    )
+    assert "\ufffd" in answer["question"] and "\x1b" not in answer["question"]
+    assert "351" in answer["text"]

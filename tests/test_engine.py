@@ -16,7 +16,10 @@ from toolweave.engine import AskOptions, Engine, Finished, Planned, Progress, St
 from toolweave.errors import InputError
 from toolweave.language import values
 from toolweave.settings import Settings, load_settings
+from toolweave.traces import TraceStore, format_trace, trace_path
 from toolweave.types import Route
+
+from .models.openai_server import OpenAIServer, chat_reply
 
 pytestmark = pytest.mark.anyio
 DATA = Path(__file__).parent / "data"
@@ -185,3 +188,107 @@ async def test_bad_questions_are_refused_before_anything_runs(tmp_path: Path) ->
         with pytest.raises(InputError, match="102,400 characters long; the limit is 8,000"):
             await engine.ask("w" * 102_400)
         assert {s.state for s in engine.servers} == {"starting"}
+
+
+async def test_the_index_follows_the_servers_and_every_search_mode_uses_it(tmp_path: Path) -> None:
+    settings = configured(tmp_path)
+    async with Engine.open(settings) as engine:
+        await engine.connect()
+        assert engine.last_sync is not None and len(engine.last_sync.added) == 9
+    async with Engine.open(settings) as engine:
+        await engine.connect()
+        assert engine.last_sync is not None
+        assert (len(engine.last_sync.added), engine.last_sync.embedded) == (0, 0)
+    # A search needs the index only: no server starts.
+    async with Engine.open(settings, servers=False) as engine:
+        hits = await engine.search_tools("what time is it in Tokyo", k=3)
+        assert hits[0].key == "time.get_current_time" and hits[0].segment and len(hits) == 3
+        two = await engine.search_tools("what is 15% of 80 and convert 3 miles to km", k=4)
+        assert {"calc.percentage", "calc.convert_units"} <= {h.key for h in two}
+        dense = await engine.search_tools("time in Tokyo", dense=True)
+        assert dense[0].key == "time.get_current_time" and 0 < dense[0].score <= 1
+        servers = await engine.search_tools("convert miles to km", servers=True)
+        assert servers[0].key == "calc" and len({s.key for s in servers}) == len(servers)
+        maxsim = await engine.search_tools("time in Tokyo", servers=True, dense=True)
+        assert maxsim[0].key == "time" and 0 < maxsim[0].score <= 1
+        lexical = await engine.search_tools("percentage", lexical=True)
+        assert lexical[0].key == "calc.percentage"
+        with pytest.raises(InputError, match="the query is empty"):
+            await engine.search_tools("  ")
+        assert {s.state for s in engine.servers} == {"starting"}
+
+
+async def test_a_static_catalogue_is_indexed_and_searched(tmp_path: Path) -> None:
+    catalogue = tmp_path / "tool.jsonl"
+    records = [
+        {
+            "api_name": "bookHotel",
+            "api_description": "Book a hotel room in a city",
+            "field": "Travel",
+            "parameters": {"city": {"type": "str", "description": "City"}},
+            "required": ["city"],
+        },
+        {
+            "api_name": "getStockPrice",
+            "api_description": "Current price of a stock ticker",
+            "field": "Finance",
+            "parameters": {"ticker": {"type": "str", "description": "Ticker"}},
+            "required": ["ticker"],
+        },
+    ]
+    catalogue.write_text("\n".join(json.dumps(r) for r in records))
+    settings = configured(tmp_path)
+    async with Engine.open(settings, servers=False, index_folder=tmp_path / "cat") as engine:
+        report = await engine.index_catalogue(catalogue)
+        assert len(report.added) == 2 and engine.index.stats()["servers"] == 2
+        hits = await engine.search_tools("reserve a room in Rome")
+        assert hits[0].key == "travel.bookHotel"
+
+
+async def test_the_trace_holds_each_llm_prompt_and_response(tmp_path: Path) -> None:
+    question = "What time is it at the Brandenburg Gate?"  # no value in it names a timezone
+    with OpenAIServer() as server:
+        server.add("/v1/chat/completions", chat_reply('{"timezone": "Europe/Berlin"}', 41, 9))
+        settings = configured(
+            tmp_path, TOOLWEAVE_LLM__BACKEND="openai", TOOLWEAVE_LLM__BASE_URL=server.base_url
+        )
+        async with Engine.open(settings) as engine:
+            answer = await engine.ask(question)
+    with TraceStore(trace_path(settings)) as store:
+        trace = store.get(answer.trace_id)
+    [call] = trace.llm_calls
+    [(_, _, sent)] = server.requests
+    assert call.messages == sent["messages"] and question in call.messages[-1]["content"]
+    assert call.response == '{"timezone": "Europe/Berlin"}'
+    assert (call.prompt_tokens, call.completion_tokens, answer.llm_calls) == (41, 9, 1)
+    assert trace.answer.plan.steps[0].argument_origins == {"timezone": "llm"}
+    text = format_trace(trace)
+    assert "llm calls" in text and "user: Tool: get_current_time" in text
+    assert '-> {"timezone": "Europe/Berlin"}' in text
+
+
+async def test_random_questions_get_an_answer_or_a_clear_refusal(tmp_path: Path) -> None:
+    """Fuzz: undecodable bytes, control characters, long and empty inputs, deep brackets."""
+    import os
+    import random
+
+    rng = random.Random(11)
+    inputs = [
+        os.fsdecode(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))))
+        for _ in range(12)
+    ]
+    inputs += [
+        "\x00" * 50,
+        "[" * 5_000,
+        "what is " + "(" * 2_000 + "1",
+        "\u202e\u200b ?",
+        "é" * 7_999,
+    ]
+    async with Engine.open(configured(tmp_path)) as engine:
+        for text in inputs:
+            try:
+                answer = await engine.ask(text)
+            except InputError:
+                continue  # a clear refusal (empty, too long): the CLI exits 2 with it
+            assert answer.text and "\ud800" not in answer.question
+            answer.model_dump_json()  # every answer can be printed and stored

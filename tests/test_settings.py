@@ -134,3 +134,62 @@ def test_bad_mcp_json_names_the_json_file(tmp_path: Path) -> None:
 def test_relative_paths_are_relative_to_the_file(tmp_path: Path) -> None:
     path = write(tmp_path / "conf" / "t.toml", 'docs_dir = "notes"\n')
     assert load_settings(path, env={}).docs_dir == (tmp_path / "conf" / "notes").resolve()
+
+
+def test_keys_other_desktop_clients_write_are_used_or_warned_about(tmp_path: Path) -> None:
+    """Cline, Roo, Cursor and Claude Desktop configs pasted as they are (issue: one extra key
+    used to reject the whole file)."""
+    desk = {
+        "mcpServers": {
+            "files": {
+                "command": "npx",
+                "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+                "autoApprove": ["read_file"],
+                "timeout": 60,
+                "transportType": "stdio",
+                "disabled": False,
+            },
+            "memory": {"command": "npx", "alwaysAllow": ["read_graph"], "iconColor": "red"},
+            "off": {"command": "x", "disabled": True},
+        }
+    }
+    (tmp_path / "cline.json").write_text(json.dumps(desk))
+    settings = load_settings(write(tmp_path / "t.toml", 'mcp_json = ["cline.json"]\n'), env={})
+    servers = settings.servers()
+    assert "off" not in servers
+    files, memory = servers["files"], servers["memory"]
+    assert (files.auto_approve, files.timeout, files.type) == (["read_file"], 60, "stdio")
+    assert memory.auto_approve == ["read_graph"]
+    assert settings.warnings() == [
+        "server 'memory': ignored the key(s) iconColor, which no MCP client is known to use"
+    ]
+
+
+def test_every_bad_server_of_a_json_file_is_reported_at_once(tmp_path: Path) -> None:
+    desk = {"mcpServers": {"a": {"args": ["x"]}, "b": {"command": "x", "timeout": -1}}}
+    (tmp_path / "desk.json").write_text(json.dumps(desk))
+    path = write(tmp_path / "t.toml", 'mcp_json = ["desk.json"]\n')
+    with pytest.raises(ConfigError) as raised:
+        load_settings(path, env={})
+    message = str(raised.value)
+    assert "mcpServers.a" in message and "mcpServers.b.timeout" in message
+
+
+def test_deeply_nested_or_random_config_files_are_config_errors(tmp_path: Path) -> None:
+    import random
+
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    path = write(tmp_path / "t.toml", 'mcp_json = ["deep.json"]\n')
+    with pytest.raises(ConfigError, match=r"deep\.json"):
+        load_settings(path, env={})
+    rng = random.Random(7)
+    for n in range(30):
+        junk = tmp_path / f"junk{n}.toml"
+        junk.write_bytes(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))))
+        try:
+            load_settings(junk, env={})
+        except ConfigError:
+            continue  # a clear error; anything else fails the test
+    (tmp_path / "nested.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000)
+    with pytest.raises(ConfigError, match="nested"):
+        load_settings(tmp_path / "nested.toml", env={})

@@ -37,6 +37,7 @@ from toolweave.grounding.tool import in_process
 from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.index.build import Progress as IndexProgress
 from toolweave.language import analyse
+from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.planning import Decision, PlanRequest, make_planner, make_router
 from toolweave.planning.router import SMALL_TALK
@@ -171,7 +172,12 @@ class Engine:
         async with self._connect_lock:
             if self._connected or self._stack is None:
                 return
-            await self._stack.enter_async_context(self.pool)
+            # The embedder loads its model while the servers start (it runs in a thread).
+            warming = asyncio.create_task(self.embedder.embed(["warm up"]))
+            try:
+                await self._stack.enter_async_context(self.pool)
+            finally:
+                await warming
             self._connected = True
             self.last_sync = await self.sync_index()
 
@@ -236,6 +242,7 @@ class Engine:
     ) -> list[IndexHit]:
         """The index searched by the full retriever (clauses, dense + BM25 fused), or only BM25
         (`lexical`), or only dense MaxSim (`dense`); tools, or their servers (`servers`)."""
+        query = valid_text(query)
         if not query.strip():
             raise InputError("the query is empty")
         if not len(self.index):
@@ -452,7 +459,8 @@ def budget_of(ask: AskSettings) -> Budget:
 
 
 def check_question(question: str, max_chars: int) -> str:
-    question = question.replace("\x00", "").strip()
+    """The question as text every stage can handle, or an InputError saying what is wrong."""
+    question = valid_text(question).strip()
     if not question:
         raise InputError(
             'the question is empty; ask something, e.g. toolweave ask "What is 15% of 2,340?"'

@@ -182,11 +182,23 @@ class Settings(_Section):
 
     def servers(self) -> dict[str, ServerSpec]:
         """The enabled servers: built-in defaults, then JSON imports, then the file's own."""
+        return {name: spec for name, spec in self._all_servers().items() if not spec.disabled}
+
+    def _all_servers(self) -> dict[str, ServerSpec]:
         merged = default_servers(self.docs_dir)
         for path in self.mcp_json:
             merged.update(_read_mcp_json(path))
         merged.update(self.mcp_servers)
-        return {name: spec for name, spec in merged.items() if not spec.disabled}
+        return merged
+
+    def warnings(self) -> list[str]:
+        """What the settings hold that toolweave ignores, for the user to hear about."""
+        return [
+            f"server {name!r}: ignored the key(s) {', '.join(spec.unknown_keys)}, which no MCP "
+            "client is known to use"
+            for name, spec in self._all_servers().items()
+            if spec.unknown_keys
+        ]
 
     def index_path(self) -> Path:
         return self.index.path or self.state_path() / "index"
@@ -258,6 +270,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
 
@@ -270,14 +284,19 @@ def _read_mcp_json(path: Path) -> dict[str, ServerSpec]:
         raise ConfigError(f"{path} (listed in mcp_json): cannot be read: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} (listed in mcp_json): invalid JSON: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path} (listed in mcp_json): JSON nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("mcpServers"), dict):
         raise ConfigError(f'{path}: expected a JSON object with an "mcpServers" object')
     servers: dict[str, ServerSpec] = {}
+    problems: list[str] = []  # every bad server of the file, not just the first
     for name, entry in data["mcpServers"].items():
         try:
             servers[name] = ServerSpec.model_validate(entry)
         except ValidationError as exc:
-            raise ConfigError(_describe(exc, path, prefix=f"mcpServers.{name}")) from None
+            problems += _describe(exc, path, prefix=f"mcpServers.{name}").splitlines()[1:]
+    if problems:
+        raise ConfigError("\n".join([f"{path}: invalid settings", *problems]))
     return servers
 
 

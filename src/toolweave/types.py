@@ -21,9 +21,12 @@ class ServerSpec(_Model):
     """One entry of the ecosystem's standard `mcpServers` map (as desktop clients write it).
 
     A stdio server has `command` (+ `args`, `env`, `cwd`); a remote server has `url` (+ `headers`).
+    Keys other clients write are accepted: `disabled`, `autoApprove` / `alwaysAllow` (tools that
+    may run without asking), `timeout` (seconds a call may take), `type` / `transportType`. A key
+    no client is known to write is kept aside in `unknown_keys`, for a warning, not an error.
     """
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     command: str | None = None
     args: list[str] = Field(default_factory=list)
@@ -34,7 +37,15 @@ class ServerSpec(_Model):
     # Clients write either spelling; both switch a server off without deleting it.
     disabled: bool = False
     # Some desktop configs carry a transport hint; the shape (command vs url) decides anyway.
-    type: Literal["stdio", "http", "streamable-http", "streamableHttp", "sse"] | None = None
+    type: Literal["stdio", "http", "streamable-http", "streamableHttp", "sse"] | None = Field(
+        None, validation_alias=AliasChoices("type", "transportType")
+    )
+    # Tools of this server that may run without asking ("server.tool" names without the server).
+    auto_approve: list[str] = Field(
+        default_factory=list, validation_alias=AliasChoices("autoApprove", "alwaysAllow")
+    )
+    # Seconds one call may take (a desktop client's per-server timeout); default mcp.call_timeout_s.
+    timeout: float | None = Field(None, gt=0)
 
     @model_validator(mode="after")
     def _command_or_url(self) -> ServerSpec:
@@ -47,6 +58,10 @@ class ServerSpec(_Model):
     @property
     def transport(self) -> Literal["stdio", "http"]:
         return "stdio" if self.command else "http"
+
+    @property
+    def unknown_keys(self) -> list[str]:
+        return sorted(self.model_extra or {})
 
 
 class ToolHints(_Model):

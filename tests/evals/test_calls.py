@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,6 @@ from toolweave.evals.calls import (
     CallCase,
     CallDataset,
     CallRow,
-    TextVectors,
     bfcl_schema,
     bfcl_tool,
     evaluate_calls,
@@ -28,8 +28,8 @@ from toolweave.evals.calls import (
     run_call_eval,
     score_bfcl,
     score_seal,
-    shortlist,
 )
+from toolweave.evals.ranking import ToolRanker
 from toolweave.models import Completion, Message
 from toolweave.models.llama_embedded import EmbeddedLLM, embedded_available
 from toolweave.models.onnx_embedder import OnnxEmbedder
@@ -175,7 +175,9 @@ class CountingScript(ScriptedLLM):
         return await super().complete(messages, **kwargs)
 
 
-async def test_the_step_agent_chooses_the_tool_per_clause_and_fills_the_arguments() -> None:
+async def test_the_step_agent_chooses_the_tool_per_clause_and_fills_the_arguments(
+    tmp_path: Path,
+) -> None:
     circle_10: Answer = {"geometry.area_circle": {"radius": [10], "units": ["meters", ""]}}
     dataset = CallDataset(
         "tiny",
@@ -200,7 +202,7 @@ async def test_the_step_agent_chooses_the_tool_per_clause_and_fills_the_argument
         score_bfcl,
     )
     llm = CountingScript('{"title": "interstellar"}', '{"title": "Interstellar"}')
-    row = await evaluate_calls(dataset, llm, EMBEDDER, today=TODAY)
+    row = await evaluate_calls(dataset, llm, ToolRanker(EMBEDDER, tmp_path), today=TODAY)
     assert [r.calls for r in row.results[:2]] == [
         [Call("geometry.area_circle", {"radius": 10})],
         [
@@ -221,7 +223,7 @@ def _title(title: str) -> Answer:
     return {"movie_details.brief": {"title": [title]}}
 
 
-async def test_the_shortlist_holds_the_closest_tools_best_first() -> None:
+async def test_the_ranker_gives_the_closest_tools_best_first(tmp_path: Path) -> None:
     others = [
         {"name": n, "description": d, "parameters": {"type": "dict", "properties": {}}}
         for n, d in [
@@ -231,12 +233,18 @@ async def test_the_shortlist_holds_the_closest_tools_best_first() -> None:
     ]
     tools = [bfcl_tool(f) for f in [MOVIE, *others, TRIANGLE, CIRCLE]]
     question = "What's the area of a circle with a radius of 10?"
-    found = await shortlist(question, tools, TextVectors(EMBEDDER))
+    ranker = ToolRanker(EMBEDDER, tmp_path)
+    [found] = await ranker.rank([question], tools)
     assert [c.tool.name for c in found][:2] == ["geometry.area_circle", "calculate_triangle_area"]
-    assert len(found) == 3 and found[0].score > found[1].score > found[2].score
-    assert [c.tool.name for c in await shortlist(question, tools[:1], TextVectors(EMBEDDER))] == [
-        "movie_details.brief"
-    ]
+    assert len(found) == 3
+    [[only]] = await ranker.rank([question], tools[:1])
+    assert only.tool.name == "movie_details.brief"
+    # The list's index is built once and named by its content: a changed tool gets its own.
+    changed = [tools[0].model_copy(update={"description": "Something else."}), *tools[1:]]
+    await ranker.rank([question], tools)
+    await ranker.rank([question], changed)
+    assert len(list(tmp_path.iterdir())) == 2
+    ranker.close()
 
 
 def test_seal_mismatches_say_what_was_wrong() -> None:
@@ -273,14 +281,14 @@ def llm() -> EmbeddedLLM:
 
 @needs_benchmarks
 @pytest.mark.embedded_llm
-async def test_run_call_eval_with_the_embedded_llm(llm: EmbeddedLLM) -> None:
+async def test_run_call_eval_with_the_embedded_llm(llm: EmbeddedLLM, tmp_path: Path) -> None:
     requests = llm.usage.requests
     progress: list[tuple[str, int, int]] = []
     rows = await run_call_eval(
         BENCHMARKS,
         ["bfcl-simple"],
         llm,
-        EMBEDDER,
+        ToolRanker(EMBEDDER, tmp_path),
         limit=3,
         on_progress=lambda *p: progress.append(p),
     )

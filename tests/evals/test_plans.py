@@ -25,6 +25,7 @@ from toolweave.evals.plans import (
     run_plan_eval,
     score_item,
 )
+from toolweave.evals.ranking import ToolRanker
 from toolweave.models import NoLLM
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.types import Clause, Plan, Step
@@ -131,10 +132,11 @@ def test_unknown_names_and_missing_files_are_clear_errors(tmp_path: Path) -> Non
 
 
 @needs_benchmarks
-async def test_the_deterministic_planner_finds_data_flow_on_real_items() -> None:
+async def test_the_deterministic_planner_finds_data_flow_on_real_items(tmp_path: Path) -> None:
     dataset = load_nestful("nestful-executable", BENCHMARKS, limit=12)
+    ranker = ToolRanker(OnnxEmbedder(), tmp_path)
     row = await evaluate_plans(
-        dataset, "deterministic", NoLLM(), OnnxEmbedder(), min_score=0.28, today=date(2024, 1, 1)
+        dataset, "deterministic", NoLLM(), ranker, min_score=0.28, today=date(2024, 1, 1)
     )
     assert row.items == 12 and row.llm_calls == 0
     assert row.gold_calls == sum(len(c.gold) for c in dataset.cases)
@@ -144,8 +146,7 @@ async def test_the_deterministic_planner_finds_data_flow_on_real_items() -> None
     assert "| nestful-executable | deterministic | 12 |" in markdown([row])
 
 
-async def test_unknown_planners_are_refused() -> None:
+async def test_unknown_planners_are_refused(tmp_path: Path) -> None:
+    ranker = ToolRanker(OnnxEmbedder(), tmp_path)
     with pytest.raises(InputError, match="unknown planner 'oracle'"):
-        await run_plan_eval(
-            BENCHMARKS, list(DATASETS), ["oracle"], NoLLM(), OnnxEmbedder(), min_score=0.3
-        )
+        await run_plan_eval(BENCHMARKS, list(DATASETS), ["oracle"], NoLLM(), ranker, min_score=0.3)

@@ -54,7 +54,7 @@ async def test_evaluate_scores_the_ranking_against_the_gold_tools(tmp_path: Path
     servers = [ServerInfo(name=t.server) for t in (FORECAST, CONVERT, TRANSLATE)]
     dataset = RetrievalDataset("tiny", servers, [FORECAST, CONVERT, TRANSLATE], queries)
     index = await eval_index(dataset, "spec", EMBEDDER, tmp_path)
-    assert len(index) == 3 and (tmp_path / "tiny" / "spec-v2").is_dir()
+    assert len(index) == 3 and len(list((tmp_path / "tiny").glob("spec-v2-*"))) == 1
     row = await evaluate(dataset, CONFIGS["full"], index, EMBEDDER)
     assert (
         row.queries == 3 and row.metrics["R@1"] == 1.0 and row.metrics["P@5"] == pytest.approx(0.2)
@@ -68,3 +68,12 @@ async def test_evaluate_scores_the_ranking_against_the_gold_tools(tmp_path: Path
     assert missed.metrics["R@10"] == 0.0
     assert markdown([row, missed]).count("| tiny | full | 3 |") == 2
     index.close()
+    # Tools whose text changed get an index of their own, never the cached one.
+    blank = [t.model_copy(update={"description": ""}) for t in dataset.tools]
+    other = await eval_index(
+        RetrievalDataset("tiny", servers, blank, queries), "spec", EMBEDDER, tmp_path
+    )
+    assert len(list((tmp_path / "tiny").glob("spec-v2-*"))) == 2
+    spec = other.tool_spec(FORECAST.key)
+    assert spec is not None and spec.description == ""
+    other.close()

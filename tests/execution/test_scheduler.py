@@ -139,6 +139,8 @@ async def test_a_step_past_its_timeout_fails_with_a_clear_error() -> None:
     tools = Tools({"hang": 5.0})
     result = await Scheduler(tools, step_timeout_s=0.05, retries=0).run(plan(("hang", [])))
     assert result.observations["hang"].error == "timed out after 0.05 s"
+    # The time it took is recorded, not 0 (the call never returned a latency of its own).
+    assert result.observations["hang"].latency_ms >= 50
 
 
 async def test_the_step_and_call_budgets_leave_a_partial_result_that_says_why() -> None:

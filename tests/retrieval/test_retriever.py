@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -183,3 +186,48 @@ async def test_tool_selection_ranks_by_fusion_and_gates_on_cosine(tmp_path: Path
     # The score stays the dense cosine: the planner's "does any tool fit" gate reads it.
     cosines = {h.key: h.score for h in index.search(vector[0], 30)}
     assert all(c.score == pytest.approx(cosines[c.tool.key]) for c in candidates)
+
+
+RANK_TWICE = """
+import asyncio, json, sys
+from pathlib import Path
+from toolweave.index import open_index, sync_index
+from toolweave.models.onnx_embedder import OnnxEmbedder
+from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
+from toolweave.settings import IndexSettings
+from toolweave.types import ToolSpec
+
+async def main():
+    embedder = OnnxEmbedder()
+    index = await open_index(IndexSettings(), embedder, Path(sys.argv[1]))
+    # Twins: the same text under other names, so every score ties within a pair.
+    tools = [
+        ToolSpec(server=f"s{n}", name="lookup", description=text)
+        for n, text in enumerate(["Weather forecast for a city."] * 3 + ["Convert units."] * 3)
+    ]
+    await sync_index(index, embedder, tools)
+    retriever = ToolRetriever(index, embedder, RetrievalOptions())
+    hits = await retriever.search("weather in Oslo and convert 3 miles to km", k=6)
+    print(json.dumps([h.key for h in hits]))
+
+asyncio.run(main())
+"""
+
+
+def test_ties_are_ranked_the_same_in_every_process(tmp_path: Path) -> None:
+    """Python's string hashing changes per process: no ranking may depend on it."""
+    runs = []
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        folder = tmp_path / seed
+        done = subprocess.run(
+            [sys.executable, "-c", RANK_TWICE, str(folder)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 6
+    weather = [key for key in runs[0] if key in {"s0.lookup", "s1.lookup", "s2.lookup"}]
+    assert weather == sorted(weather)  # tied scores in key order

@@ -14,6 +14,7 @@ catalogue as an in-process MCP server (`native=`).
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack, suppress
@@ -139,11 +140,21 @@ class ServerPool:
         for name, server in self._servers.items():
             spec = self.specs.get(name)
             self._tasks.append(asyncio.create_task(self._run(server, spec), name=f"mcp:{name}"))
-        await asyncio.gather(*(s.settled.wait() for s in self._servers.values()))
+        try:
+            await asyncio.gather(*(s.settled.wait() for s in self._servers.values()))
+        except BaseException as exc:  # interrupted while starting: __aexit__ would not run
+            await self.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
         self.startup_ms = round((time.perf_counter() - started) * 1000, 1)
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is not None and issubclass(
+            exc_type, (asyncio.CancelledError, KeyboardInterrupt)
+        ):
+            # Interrupted: no time for the SDK's grace period (2 s per server that ignores the
+            # end of its input); every server gets SIGTERM at once, then closes as usual.
+            _terminate_server_groups()
         self._stop.set()
         # Ready sessions close gracefully; a server still starting (or waiting to retry) is
         # cancelled rather than waited for: the SDK still terminates its process.
@@ -289,13 +300,13 @@ class ServerPool:
         if client is None:
             reason = server.status.error or "it is not connected"
             return outcome(error=f"server {server_name!r} is unavailable: {reason}")
+        spec = self.specs.get(server_name)
+        timeout_s = spec.timeout if spec and spec.timeout else self.call_timeout_s
         try:
-            async with asyncio.timeout(self.call_timeout_s):
+            async with asyncio.timeout(timeout_s):
                 result = await client.call_tool(tool, arguments)
         except TimeoutError:
-            return outcome(
-                error=f"{server_name}.{tool} did not answer within {self.call_timeout_s:g} s"
-            )
+            return outcome(error=f"{server_name}.{tool} did not answer within {timeout_s:g} s")
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:
                 server.lost.set()
@@ -309,6 +320,27 @@ class ServerPool:
         if result.is_error:
             return outcome(error=text or f"{server_name}.{tool} reported an error", text=text)
         return outcome(text=text, structured=result.structured_content)
+
+
+def _terminate_server_groups() -> None:
+    """SIGTERM to each child of this process that leads its own process group: the stdio
+    servers, which the SDK starts in new sessions, with whatever they started themselves."""
+    import signal
+
+    for pid in _children():
+        with suppress(OSError):
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGTERM)
+
+
+def _children() -> list[int]:
+    """This process's child processes (Linux /proc; elsewhere none are found)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        with suppress(OSError, ValueError, IndexError):
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found.append(int(entry.name))
+    return found
 
 
 def _native_server(name: str, functions: list[Callable[..., Any]]) -> Any:

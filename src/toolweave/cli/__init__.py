@@ -127,6 +127,8 @@ def _read_schema(path: Path) -> Any:
         schema = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         fail(InputError(f"--schema {path}: not a readable JSON file ({exc})"), code=2)
+    except RecursionError:
+        fail(InputError(f"--schema {path}: the JSON is nested too deeply"), code=2)
     if not isinstance(schema, dict):
         fail(InputError(f"--schema {path}: a JSON Schema is a JSON object"), code=2)
     return schema

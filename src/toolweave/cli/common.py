@@ -4,6 +4,7 @@ coroutine with errors mapped to exit codes, progress on stderr, and logging."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -36,21 +37,45 @@ def fail(exc: Exception, *, code: int) -> NoReturn:
 
 
 def load_or_exit(config: Path | None) -> Settings:
-    """The settings, or exit 2 with the configuration error."""
+    """The settings, or exit 2 with the configuration error; what they ignore is warned about."""
     try:
-        return load_settings(config)
+        settings = load_settings(config)
+        for warning in settings.warnings():
+            err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
+        return settings
     except ConfigError as exc:
         fail(exc, code=2)
 
 
 def run_or_exit(coro: Any) -> Any:
-    """Run `coro`; a configuration or input error exits 2, another toolweave error 1, Ctrl-C 130."""
+    """Run `coro`; a configuration or input error exits 2, another toolweave error 1, Ctrl-C 130,
+    SIGTERM (as `timeout`, systemd and Docker send it) 143. Both signals cancel the run, so
+    every server it started is stopped before the process ends."""
+    terminated = False
+
+    async def main() -> Any:
+        def terminate() -> None:
+            nonlocal terminated
+            terminated = True
+            if task is not None:
+                task.cancel()
+
+        task = asyncio.current_task()
+        if task is not None:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminate)
+        return await coro
+
     try:
-        return asyncio.run(coro)
+        return asyncio.run(main())
     except (ConfigError, InputError) as exc:
         fail(exc, code=2)
     except ToolweaveError as exc:
         fail(exc, code=1)
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        err.print("terminated")
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         err.print("interrupted")
         raise typer.Exit(130) from None

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from toolweave.cli.common import Bar, ConfigOption, load_or_exit, out, run_or_exit
+from toolweave.settings import Settings
+
+if TYPE_CHECKING:
+    from toolweave.evals.ranking import ToolRanker
 
 eval_app = typer.Typer(help="Evaluate toolweave on the shared benchmarks.")
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")]
@@ -88,16 +93,16 @@ def eval_calls(
     """Tool-call accuracy of the step agent (extractors + the configured LLM): BFCL AST match,
     Seal-Tools name/keys/values score."""
     from toolweave.evals.calls import DATASETS, markdown, run_call_eval
-    from toolweave.models import make_embedder, make_llm
+    from toolweave.models import make_llm
 
     settings = load_or_exit(config)
-    with Bar() as progress:
+    with Bar() as progress, _ranker(settings) as ranker:
         rows = run_or_exit(
             run_call_eval(
                 settings.benchmarks_dir,
                 list(datasets or DATASETS),
                 make_llm(settings.llm),
-                make_embedder(settings.embedder),
+                ranker,
                 limit=limit,
                 on_progress=progress,
             )
@@ -124,23 +129,36 @@ def eval_plans(
     """Plan quality on NESTFUL: call F1, data-flow edge F1, tool names in order and full-sequence
     accuracy, per planner (deterministic; llm = the configured LLM)."""
     from toolweave.evals.plans import DATASETS, PLANNERS, markdown, run_plan_eval
-    from toolweave.models import make_embedder, make_llm
+    from toolweave.models import make_llm
 
     settings = load_or_exit(config)
-    with Bar() as progress:
+    with Bar() as progress, _ranker(settings) as ranker:
         rows = run_or_exit(
             run_plan_eval(
                 settings.benchmarks_dir,
                 list(datasets or DATASETS),
                 list(planners or PLANNERS),
                 make_llm(settings.llm),
-                make_embedder(settings.embedder),
+                ranker,
                 min_score=settings.ask.min_tool_score,
                 limit=limit,
                 on_progress=progress,
             )
         )
     _print_rows(rows, markdown, as_json)
+
+
+@contextmanager
+def _ranker(settings: Settings) -> Iterator[ToolRanker]:
+    """Tools ranked as `ask` ranks them; their indexes kept under <state>/evals/tools."""
+    from toolweave.evals.ranking import ToolRanker
+    from toolweave.models import make_embedder
+
+    ranker = ToolRanker(make_embedder(settings.embedder), settings.state_path() / "evals" / "tools")
+    try:
+        yield ranker
+    finally:
+        ranker.close()
 
 
 def _print_rows(rows: list[Any], markdown: Callable[[Any], str], as_json: bool) -> None:

@@ -5,14 +5,14 @@ The system under test sees only the question and the candidate tools, never the 
            (`split_clauses`). This is the simplest strategy and its limit is known: a question
            that asks for several calls in one clause ("the area of circles with radius 3 and
            5") still gets one call, and a clause that is a mere detail gets a call of its own.
-  tool     the only candidate, or: the clause is embedded and compared with each tool's
-           "readable name: description" (the `plain` documents of the retrieval eval); the
-           best three become the step's candidates and the step agent (`prepare_step`) re-weighs
-           them with `feasibility` before it fills the arguments.
+  tool     the only candidate, or the clause's best three of the item's tools ranked as `ask`
+           ranks them (`evals/ranking.py`: the fused retriever over an index of those tools);
+           the step agent (`prepare_step`) re-weighs them with `feasibility` before it fills
+           the arguments.
   values   `fill_arguments`: the deterministic extractors, then the grammar-constrained LLM for
            the required arguments they leave; a call whose arguments still break the schema is
            scored as it is (and counted under "argument problems").
-Tool documents are embedded before the clock starts, as an index would hold them.
+Tools are indexed before the clock starts, as a running engine holds them.
 
 Datasets: bfcl-simple (simple_python), bfcl-multiple, bfcl-parallel, bfcl-parallel-multiple
 (score: BFCL's AST accuracy; the non-live overall is their unweighted mean) and seal-calls, the
@@ -26,25 +26,24 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from toolweave.catalog.sources import load_catalogue
 from toolweave.errors import InputError
 from toolweave.evals.ast_match import Answer, Call, Mismatch, check_calls, toolshed_score
 from toolweave.evals.datasets import read_file
-from toolweave.evals.retrieval import Progress, document, percentile
+from toolweave.evals.ranking import ToolRanker
+from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language import clause_of
 from toolweave.language.binding import value_sets
 from toolweave.language.clauses import split_clauses
-from toolweave.models.base import LLM, Embedder
-from toolweave.types import Candidate, Step, ToolSpec
+from toolweave.models.base import LLM
+from toolweave.types import Step, ToolSpec
 
 BFCL_CATEGORIES = {
     "bfcl-simple": "simple_python",
@@ -53,7 +52,6 @@ BFCL_CATEGORIES = {
     "bfcl-parallel-multiple": "parallel_multiple",
 }
 DATASETS = (*BFCL_CATEGORIES, "seal-calls")
-SHORTLIST = 3  # candidates per step, as `rank_tools` gives the step agent
 # BFCL's Python type names as JSON Schema types (BFCL's own handlers map them the same way).
 BFCL_JSON_TYPES = {
     "dict": "object",
@@ -225,52 +223,21 @@ def score_seal(case: CallCase, calls: list[Call]) -> tuple[float, Mismatch | Non
     return score, Mismatch("wrong_values", f"{call.arguments} for {gold.arguments}")
 
 
-class TextVectors:
-    """Embeddings by text, each computed once, and the matrix of each list of tools."""
-
-    def __init__(self, embedder: Embedder) -> None:
-        self.embedder = embedder
-        self.cache: dict[str, np.ndarray] = {}
-        self.matrices: dict[tuple[tuple[str, str], ...], np.ndarray] = {}
-
-    async def of(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self.cache))
-        if missing:
-            self.cache.update(zip(missing, await self.embedder.embed(missing), strict=True))
-        return np.stack([self.cache[t] for t in texts])
-
-    async def of_tools(self, tools: list[ToolSpec]) -> np.ndarray:
-        # Kept per list: writing 4,076 Seal-Tools documents again for each item costs ~0.3 s.
-        names = tuple((t.key, t.description) for t in tools)
-        if names not in self.matrices:
-            texts = [document(t, "plain").segments[0].text for t in tools]
-            self.matrices[names] = await self.of(texts)
-        return self.matrices[names]
-
-
-async def shortlist(text: str, tools: list[ToolSpec], vectors: TextVectors) -> list[Candidate]:
-    """The tools closest to `text`, best first (the only tool when there is one)."""
-    if len(tools) == 1:
-        return [Candidate(tool=tools[0], score=1.0)]
-    scores = await vectors.of_tools(tools) @ (await vectors.of([text]))[0]
-    best = np.argsort(-scores, kind="stable")[:SHORTLIST]
-    return [Candidate(tool=tools[i], score=float(scores[i])) for i in best]
-
-
 async def predict(
     question: str,
     tools: list[ToolSpec],
     parallel: bool,
     llm: LLM,
-    vectors: TextVectors,
+    ranker: ToolRanker,
     today: date,
 ) -> list[Step]:
     """The steps toolweave's step agent prepares for the question: one call each, or one per
     value set when the clause lists several for its tool (`value_sets`)."""
     texts = split_clauses(question) if parallel else [question]
     steps = []
-    for i, text in enumerate(texts):
-        candidates = await shortlist(text, tools, vectors)
+    for i, (text, candidates) in enumerate(
+        zip(texts, await ranker.rank(texts, tools), strict=True)
+    ):
         clause = clause_of(i, text, today)
         step = Step(
             id=f"call-{i}",
@@ -294,22 +261,21 @@ async def predict(
 async def evaluate_calls(
     dataset: CallDataset,
     llm: LLM,
-    embedder: Embedder,
+    ranker: ToolRanker,
     *,
     today: date,
     on_progress: Progress = lambda *_: None,
 ) -> CallRow:
-    vectors = TextVectors(embedder)
-    on_progress(f"embedding {dataset.name} tools", 0, len(dataset.cases))
-    for case in dataset.cases:
+    for n, case in enumerate(dataset.cases):
+        on_progress(f"indexing {dataset.name} tools", n, len(dataset.cases))
         if len(case.tools) > 1:
-            await vectors.of_tools(case.tools)
+            await ranker.prepare(case.tools)
     requests = llm.usage.requests
     results, latencies = [], []
     for i, case in enumerate(dataset.cases):
         on_progress(dataset.name, i, len(dataset.cases))
         started = time.perf_counter()
-        steps = await predict(case.question, case.tools, case.parallel, llm, vectors, today)
+        steps = await predict(case.question, case.tools, case.parallel, llm, ranker, today)
         latencies.append((time.perf_counter() - started) * 1000)
         calls = [Call(s.tool, s.arguments) for s in steps]
         score, mismatch = dataset.score(case, calls)
@@ -369,7 +335,7 @@ async def run_call_eval(
     benchmarks_dir: Path,
     datasets: list[str],
     llm: LLM,
-    embedder: Embedder,
+    ranker: ToolRanker,
     *,
     limit: int | None = None,
     on_progress: Progress = lambda *_: None,
@@ -381,7 +347,7 @@ async def run_call_eval(
         dataset = load_call_dataset(name, benchmarks_dir, limit=limit)
         rows.append(
             await evaluate_calls(
-                dataset, llm, embedder, today=today or date.today(), on_progress=on_progress
+                dataset, llm, ranker, today=today or date.today(), on_progress=on_progress
             )
         )
     return rows

@@ -3,8 +3,8 @@
 Each NESTFUL item is a question and the calls that answer it, in order, where an argument may be
 an earlier call's output (`$var1.skyId$`): a data-flow DAG. The system under test sees the
 question and the subset's tool specs (39 executable, 64 Glaive, 30 SGD tools), never the gold:
-  clauses      `split_clauses`, each shortlisted against the tools' "name: description"
-               documents (as `toolweave eval calls` does)
+  clauses      the question analysed (`language.analyse`); each clause's candidates ranked
+               as `ask` ranks them, over an index of the subset's tools (`evals/ranking.py`)
   plan         deterministic: `deterministic_plan`, as `ask` plans (a tool per clause at
                `ask.min_tool_score`, a step per value set, then the data flow: carried values,
                references to earlier outputs, producer steps);
@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from toolweave.errors import InputError
-from toolweave.evals.calls import TextVectors, shortlist
 from toolweave.evals.datasets import read_file
+from toolweave.evals.ranking import ToolRanker
 from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language import analyse
-from toolweave.models.base import LLM, Embedder, NoLLM
+from toolweave.models.base import LLM, NoLLM
 from toolweave.planning import PlanRequest, make_planner
 from toolweave.planning.references import REFERENCE, map_strings
 from toolweave.types import Plan, ToolSpec
@@ -277,7 +277,7 @@ def score_item(case: PlanCase, predicted: list[PlannedCall]) -> PlanItem:
 async def make_plan(
     question: str,
     tools: list[ToolSpec],
-    vectors: TextVectors,
+    ranker: ToolRanker,
     planner: str,
     llm: LLM,
     *,
@@ -286,7 +286,7 @@ async def make_plan(
 ) -> Plan:
     """The plan the planner makes for the question, its steps' arguments filled."""
     analysis = analyse(question, today)
-    candidates = [await shortlist(c.text, tools, vectors) for c in analysis.clauses]
+    candidates = await ranker.rank([c.text for c in analysis.clauses], tools)
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
     request = PlanRequest(analysis, candidates, by_key, min_score, None, servers)
@@ -300,22 +300,21 @@ async def evaluate_plans(
     dataset: PlanDataset,
     planner: str,
     llm: LLM,
-    embedder: Embedder,
+    ranker: ToolRanker,
     *,
     min_score: float,
     today: date,
     on_progress: Progress = lambda *_: None,
 ) -> PlanRow:
     llm = llm if planner == "llm" else NoLLM("the deterministic planner uses no LLM")
-    vectors = TextVectors(embedder)
-    await vectors.of_tools(dataset.tools)
+    await ranker.prepare(dataset.tools)
     requests = llm.usage.requests
     items, latencies = [], []
     for n, case in enumerate(dataset.cases):
         on_progress(f"{dataset.name} ({planner})", n, len(dataset.cases))
         started = time.perf_counter()
         plan = await make_plan(
-            case.question, dataset.tools, vectors, planner, llm, min_score=min_score, today=today
+            case.question, dataset.tools, ranker, planner, llm, min_score=min_score, today=today
         )
         latencies.append((time.perf_counter() - started) * 1000)
         items.append(score_item(case, plan_calls(plan)))
@@ -355,7 +354,7 @@ async def run_plan_eval(
     datasets: list[str],
     planners: list[str],
     llm: LLM,
-    embedder: Embedder,
+    ranker: ToolRanker,
     *,
     min_score: float,
     limit: int | None = None,
@@ -374,7 +373,7 @@ async def run_plan_eval(
                     dataset,
                     planner,
                     llm,
-                    embedder,
+                    ranker,
                     min_score=min_score,
                     today=today or date.today(),
                     on_progress=on_progress,

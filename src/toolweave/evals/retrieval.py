@@ -17,6 +17,7 @@ Document styles:
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from toolweave.catalog.augment import LoggedQueries, generated_segments
 from toolweave.catalog.documents import build_tool_doc, spec_segments
 from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
+from toolweave.evals.ranking import tools_key
 from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.store import ToolIndex
 from toolweave.language.text import readable_name
@@ -119,8 +121,12 @@ async def eval_index(
     folder: Path,
     on_progress: Progress = lambda *_: None,
 ) -> ToolIndex:
-    """The dataset's tools indexed in `style`, built once and reused."""
-    path = folder / dataset.name.split("-")[0] / f"{style}-v{EVAL_INDEX_VERSION}"
+    """The dataset's tools indexed in `style`, built once and reused: the folder is named by the
+    tools' content (and the logged queries of a warm index), so an index is never reused for
+    tools whose text changed."""
+    logged = json.dumps(dataset.logged, sort_keys=True) if style == "warm" else ""
+    key = tools_key(dataset.tools, style, logged)
+    path = folder / dataset.name.split("-")[0] / f"{style}-v{EVAL_INDEX_VERSION}-{key}"
     index = ToolIndex(path, embedder_id=embedder.id, dim=embedder.dim)
     if len(index) == len(dataset.tools):
         return index

@@ -175,6 +175,8 @@ class _Run:
         except TimeoutError:
             observation = Observation.of(step, error=f"timed out after {self.s.step_timeout_s:g} s")
         elapsed = round((time.perf_counter() - started) * 1000, 3)
+        if not observation.latency_ms:  # a call that timed out or failed before it returned
+            observation = observation.model_copy(update={"latency_ms": elapsed})
         kind: EventKind = "finished" if observation.ok else "failed"
         self.emit(kind, step.id, elapsed_ms=elapsed, detail=observation.error or "")
         return observation

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from toolweave.index.build import Augmentation, SyncReport, sync_index
-from toolweave.index.store import IndexMismatchError, ToolIndex
+from toolweave.index.store import IndexMismatchError, ToolIndex, write_lock
 from toolweave.models.base import LLM, Embedder
 from toolweave.settings import IndexSettings
 
@@ -55,8 +55,13 @@ def augmentation_for(settings: IndexSettings, llm: LLM, folder: Path) -> Augment
 
 
 def remove_index(folder: Path) -> None:
-    """Delete the index files; the LLM augmentation cache (augment.sqlite) is kept."""
-    for name in INDEX_FILES:
-        (folder / name).unlink(missing_ok=True)
-    (folder / "ann.faiss").unlink(missing_ok=True)
-    shutil.rmtree(folder / "lexical", ignore_errors=True)
+    """Delete the index files; the LLM augmentation cache (augment.sqlite) is kept. Under the
+    index's lock, so a concurrent writer never sees half of them; a reader that has the index
+    open keeps reading the files it opened."""
+    if not folder.is_dir():
+        return
+    with write_lock(folder):
+        for name in INDEX_FILES:
+            (folder / name).unlink(missing_ok=True)
+        (folder / "ann.faiss").unlink(missing_ok=True)
+        shutil.rmtree(folder / "lexical", ignore_errors=True)

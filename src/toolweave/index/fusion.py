@@ -34,7 +34,7 @@ def zscore_fusion(lists: Sequence[Sequence[Scored]], size: int) -> Scores:
         mean, spread = float(values.mean()), float(values.std()) or 1.0
         z = {h.key: (h.score - mean) / spread for h in hits}
         standardised.append((z, (floor - mean) / spread))
-    keys = {key for z, _ in standardised for key in z}
+    keys = dict.fromkeys(key for z, _ in standardised for key in z)  # first seen, not hashed
     return {key: sum(z.get(key, missing) for z, missing in standardised) for key in keys}
 
 
@@ -57,3 +57,8 @@ def convex_fusion(dense: Sequence[Scored], lexical: Sequence[Scored], weight: fl
             normalised = (hit.score - low) / (high - low) if high > low else 1.0
             scores[hit.key] = scores.get(hit.key, 0.0) + share * normalised
     return scores
+
+
+def ranked(scores: Scores) -> list[str]:
+    """The keys best first; equal scores in key order."""
+    return sorted(scores, key=lambda key: (-scores[key], key))

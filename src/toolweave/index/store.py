@@ -59,6 +59,17 @@ class IndexMismatchError(ToolweaveError):
     files disagree; it must be rebuilt."""
 
 
+@contextmanager
+def write_lock(folder: Path) -> Iterator[None]:
+    """The index folder's lock: one process at a time creates, writes or deletes its files."""
+    with (folder / "write.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
@@ -85,9 +96,11 @@ class ToolIndex:
         self.ann_threshold = ann_threshold
         self.nprobe = nprobe
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / "index.sqlite")
-        self._migrate()
-        self._check_meta(embedder_id)
+        # Under the write lock: two processes creating a new index must not both create it.
+        with write_lock(folder):
+            self.db = sqlite3.connect(folder / "index.sqlite")
+            self._migrate()
+            self._check_meta(embedder_id)
         self._load()
 
     # -- opening ---------------------------------------------------------------------------
@@ -310,13 +323,9 @@ class ToolIndex:
     @contextmanager
     def writing(self) -> Iterator[None]:
         """Hold the index's write lock (one writer across processes) with a fresh view of it."""
-        with (self.folder / "write.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                self._load()
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        with write_lock(self.folder):
+            self._load()
+            yield
 
     def put_server(
         self,

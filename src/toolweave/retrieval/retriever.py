@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 
 from toolweave.errors import LLMError
-from toolweave.index.fusion import Scores, convex_fusion, rrf_fusion, zscore_fusion
+from toolweave.index.fusion import Scores, convex_fusion, ranked, rrf_fusion, zscore_fusion
 from toolweave.index.store import ToolIndex
 from toolweave.language.clauses import split_clauses
 from toolweave.language.cues import searchable
@@ -171,7 +171,7 @@ class ToolRetriever:
             scores = rrf_fusion([dense, lexical], self.options.rrf_k)
         else:
             scores = convex_fusion(dense, lexical, self.options.dense_weight)
-        best = sorted(scores, key=lambda key: -scores[key])[:depth]
+        best = ranked(scores)[:depth]
         return {key: scores[key] for key in best}, evidence
 
 
@@ -182,7 +182,7 @@ def _best_of(lists: list[list[IndexHit]], depth: int) -> list[IndexHit]:
         for hit in hits:
             if hit.key not in best or hit.score > best[hit.key].score:
                 best[hit.key] = hit
-    return sorted(best.values(), key=lambda h: -h.score)[:depth]
+    return sorted(best.values(), key=lambda h: (-h.score, h.key))[:depth]
 
 
 Ranked = tuple[Scores, dict[str, IndexHit]]
@@ -208,7 +208,7 @@ def _aggregate(ranked: list[Ranked], k: int, *, clauses: int) -> list[IndexHit]:
         cap = max(1, k // (2 * clauses))  # half the slots go to the clauses' own best tools
         own = ranked[1 : 1 + clauses]
         picks = list(dict.fromkeys(key for scores, _ in own for key in list(scores)[:cap]))
-    by_score = sorted(best, key=lambda key: -best[key][0])
+    by_score = sorted(best, key=lambda key: (-best[key][0], key))
     chosen = list(dict.fromkeys([*picks, *by_score]))[: max(k, len(picks))]
-    top = sorted(chosen, key=lambda key: -best[key][0])[:k]
+    top = sorted(chosen, key=lambda key: (-best[key][0], key))[:k]
     return [best[key][1].model_copy(update={"score": best[key][0]}) for key in top]

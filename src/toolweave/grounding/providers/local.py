@@ -20,7 +20,7 @@ import numpy as np
 
 from toolweave.errors import ConfigError
 from toolweave.grounding.records import ProviderError, SearchRequest, SearchResult
-from toolweave.index.fusion import zscore_fusion
+from toolweave.index.fusion import ranked, zscore_fusion
 from toolweave.index.lexical import LexicalIndex
 from toolweave.models.base import Embedder
 from toolweave.servers.passages import load_passages
@@ -146,18 +146,18 @@ class LocalProvider:
         query = request.query
         vector = (await self.embedder.embed([query]))[0]
         cosine = self.vectors @ vector
-        top = np.argsort(-cosine)[:DEPTH]
+        top = np.argsort(-cosine, kind="stable")[:DEPTH]
         dense = [_Hit(str(i), float(cosine[i])) for i in top]
         lexical = [_Hit(str(i), s) for i, s in self.lexical.search(query, DEPTH)]
         depth = min(DEPTH, len(self.passages))
         scores = (
             zscore_fusion([dense, lexical], depth) if lexical else {h.key: h.score for h in dense}
         )
-        ranked = [int(key) for key in sorted(scores, key=lambda key: -scores[key])]
-        ranked = [i for i in ranked if _in_domains(self.passages[i].url, request.domains)]
+        order = [int(key) for key in ranked(scores)]
+        kept = [i for i in order if _in_domains(self.passages[i].url, request.domains)]
         return [
             self._result(self.passages[i], rank, scores[str(i)])
-            for rank, i in enumerate(ranked[: request.max_results], start=1)
+            for rank, i in enumerate(kept[: request.max_results], start=1)
         ]
 
     def _result(self, passage: Passage, rank: int, score: float) -> SearchResult:

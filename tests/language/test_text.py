@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from toolweave.language.text import readable_name, sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "It was written jointly with David J. Smith in 1990. He left.",
+            ["It was written jointly with David J. Smith in 1990.", "He left."],
+        ),
+        (
+            "Hornblower is by C. S. Forester. It sold.",
+            ["Hornblower is by C. S. Forester.", "It sold."],
+        ),
+        # A lone capital after a lower-case word ends the sentence: a grade, not an initial.
+        ("Six hours of C. Send an SMS.", ["Six hours of C.", "Send an SMS."]),
+        ("He moved to Washington, D.C. Soccer won.", ["He moved to Washington, D.C. Soccer won."]),
+        ("Use e.g. a hammer. Then stop.", ["Use e.g. a hammer.", "Then stop."]),
+        ("Dr. Who came. Mr. Li left!", ["Dr. Who came.", "Mr. Li left!"]),
+        ("Version 3.5 is out. Try it?", ["Version 3.5 is out.", "Try it?"]),
+        # Numbers and versions end sentences; so does a label before a sentence opener.
+        ("Set it to 4.2.3. Finally, go.", ["Set it to 4.2.3.", "Finally, go."]),
+        ("Check Farm A. Secondly, wait.", ["Check Farm A.", "Secondly, wait."]),
+        ("Open 8 a.m. to 6 p.m. Then rest.", ["Open 8 a.m. to 6 p.m.", "Then rest."]),
+        ("one line\nanother line", ["one line", "another line"]),
+    ],
+)
+def test_sentences_keep_names_and_abbreviations_whole(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+def test_prose_breaks_only_at_blank_lines_and_bullets() -> None:
+    text = "A paragraph that\nwraps here.\n\n- a bullet\n- another"
+    assert sentences(text, lines=False) == [
+        "A paragraph that wraps here.",
+        "- a bullet",
+        "- another",
+    ]
+    assert sentences("ok. no") == ["ok."]  # shorter than min_chars
+
+
+def test_readable_names() -> None:
+    assert readable_name("getWeatherForecast") == "get weather forecast"
+    assert readable_name("PDF&URLTool") == "pdf url tool"
