@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from datetime import date
 from pathlib import Path
@@ -19,6 +20,7 @@ from toolweave.settings import Settings, load_settings
 from toolweave.traces import TraceStore, format_trace, trace_path
 from toolweave.types import Route
 
+from .catalog.processes import matching
 from .models.openai_server import OpenAIServer, chat_reply
 
 pytestmark = pytest.mark.anyio
@@ -46,7 +48,7 @@ async def test_small_talk_is_answered_directly_without_starting_servers(tmp_path
     async with Engine.open(configured(tmp_path)) as engine:
         answer = await engine.ask("Thank you!")
         assert answer.route == Route.DIRECT and answer.observations == []
-        assert answer.servers == [] and {s.state for s in engine.servers} == {"starting"}
+        assert answer.servers == [] and {s.state for s in engine.servers} == {"idle"}
 
 
 async def test_the_demo_runs_two_tools_in_parallel_and_each_clause_is_read_once(
@@ -187,7 +189,7 @@ async def test_bad_questions_are_refused_before_anything_runs(tmp_path: Path) ->
             await engine.ask("  \x00 ")
         with pytest.raises(InputError, match="102,400 characters long; the limit is 8,000"):
             await engine.ask("w" * 102_400)
-        assert {s.state for s in engine.servers} == {"starting"}
+        assert {s.state for s in engine.servers} == {"idle"}
 
 
 async def test_the_index_follows_the_servers_and_every_search_mode_uses_it(tmp_path: Path) -> None:
@@ -215,7 +217,7 @@ async def test_the_index_follows_the_servers_and_every_search_mode_uses_it(tmp_p
         assert lexical[0].key == "calc.percentage"
         with pytest.raises(InputError, match="the query is empty"):
             await engine.search_tools("  ")
-        assert {s.state for s in engine.servers} == {"starting"}
+        assert {s.state for s in engine.servers} == {"idle"}
 
 
 async def test_a_static_catalogue_is_indexed_and_searched(tmp_path: Path) -> None:
@@ -292,3 +294,66 @@ async def test_random_questions_get_an_answer_or_a_clear_refusal(tmp_path: Path)
                 continue  # a clear refusal (empty, too long): the CLI exits 2 with it
             assert answer.text and "\ud800" not in answer.question
             answer.model_dump_json()  # every answer can be printed and stored
+
+
+async def test_a_question_starts_only_the_servers_its_plan_needs(tmp_path: Path) -> None:
+    """The demo needs calc and time: docs stays idle, and a server that hangs while starting
+    (added after the index was built) never delays the answer."""
+    async with Engine.open(configured(tmp_path)) as engine:
+        await engine.connect()  # what `toolweave index` does: every server, indexed
+    marker = f"toolweave-hang-{os.getpid()}"
+    hang = (
+        f'[mcpServers.hang]\ncommand = "{sys.executable}"\n'
+        f'args = ["-c", "import time; time.sleep(300)", "{marker}"]\n'
+        "[mcp]\nstart_timeout_s = 300\n"
+    )
+    async with Engine.open(configured(tmp_path, hang)) as engine:
+        answer = await engine.ask(DEMO)
+        states = {s.name: s.state for s in engine.servers}
+    assert "= 351" in answer.text and all(o.ok for o in answer.observations)
+    assert states["calc"] == states["time"] == "ready"
+    assert states["docs"] == "idle" and states["hang"] == "starting"
+    assert any("hang" in note and "not indexed yet" in note for note in answer.notes)
+    # Closing the engine ends the server that never finished starting, without a grace period.
+    assert matching(marker) == []
+
+
+def filesystem(tmp_path: Path) -> tuple[Path, str]:
+    """The official filesystem server (npm), allowed one fresh folder."""
+    root = tmp_path / "files"
+    root.mkdir()
+    (root / "notes.txt").write_text("buy milk\n")
+    toml = (
+        '[mcpServers.fs]\ncommand = "npx"\n'
+        f'args = ["-y", "@modelcontextprotocol/server-filesystem", "{root}"]\n'
+        "[mcp]\nstart_timeout_s = 180\n"
+    )
+    return root, toml
+
+
+async def test_a_tool_that_may_destroy_data_runs_only_with_consent(tmp_path: Path) -> None:
+    """write_file of @modelcontextprotocol/server-filesystem declares destructiveHint."""
+    root, toml = filesystem(tmp_path)
+    target = root / "new.txt"
+    question = f'Write to the file "{target}" the text "hello"'
+    asked: list[str] = []
+
+    async def decline(step: Any, tool: Any) -> bool:
+        asked.append(tool.key)
+        return False
+
+    async with Engine.open(configured(tmp_path, toml)) as engine:
+        refused = await engine.ask(question)
+        declined = await engine.ask(question, AskOptions(confirm=decline))
+        dry = await engine.ask(question, AskOptions(dry_run=True, approve_all=True))
+        assert not target.exists()
+        listed = await engine.ask(f'List the files in "{root}"', AskOptions(dry_run=True))
+        written = await engine.ask(question, AskOptions(approve_all=True))
+    [call] = refused.observations
+    assert (call.key, call.ok) == ("fs.write_file", False)
+    assert "needs your consent" in (call.error or "") and "--yes" in refused.text
+    assert asked == ["fs.write_file"] and "you declined" in declined.text
+    assert "dry run" in (dry.observations[0].error or "")
+    assert listed.observations[0].ok and "notes.txt" in listed.text  # read-only: it runs
+    assert written.observations[0].arguments == {"path": str(target), "content": "hello"}
+    assert target.read_text() == "hello"

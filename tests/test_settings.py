@@ -193,3 +193,31 @@ def test_deeply_nested_or_random_config_files_are_config_errors(tmp_path: Path) 
     (tmp_path / "nested.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000)
     with pytest.raises(ConfigError, match="nested"):
         load_settings(tmp_path / "nested.toml", env={})
+
+
+def test_the_traces_section_bounds_the_store(tmp_path: Path) -> None:
+    defaults = load_settings(env={}).traces
+    assert defaults.enabled and defaults.max_result_chars == 20_000
+    assert (defaults.max_age_days, defaults.max_mb) == (30, 200)
+    path = write(tmp_path / "t.toml", "[traces]\nmax_result_chars = 500\nmax_age_days = 7\n")
+    settings = load_settings(path, env={"TOOLWEAVE_TRACES__MAX_MB": "5.5"})
+    assert (settings.traces.max_result_chars, settings.traces.max_age_days) == (500, 7)
+    assert settings.traces.max_mb == 5.5
+    with pytest.raises(ConfigError, match=r"field `traces.max_mb`"):
+        load_settings(write(tmp_path / "bad.toml", "[traces]\nmax_mb = 0\n"), env={})
+
+
+@pytest.mark.parametrize(
+    ("text", "env"),
+    [
+        ("[traces]\nenabled = false\n", {}),
+        ("[ask]\ntraces = false\n", {}),  # the former name still works
+        ("", {"TOOLWEAVE_TRACES__ENABLED": "false"}),
+        ("", {"TOOLWEAVE_ASK__TRACES": "false"}),
+    ],
+)
+def test_traces_are_turned_off_by_either_name(
+    tmp_path: Path, text: str, env: dict[str, str]
+) -> None:
+    settings = load_settings(write(tmp_path / "t.toml", text), env=env)
+    assert settings.traces.enabled is False and settings.ask.traces is False

@@ -3,8 +3,12 @@ format, and `ask` storing the trace of a real (direct) run."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +19,16 @@ from toolweave.engine import ask
 from toolweave.errors import ConfigError, InputError, LLMRequestError
 from toolweave.models import LLM, complete_json
 from toolweave.models.openai_http import OpenAIChat, OpenAIHTTP
-from toolweave.settings import Settings
-from toolweave.traces import LLMCall, RecordingLLM, TraceStore, store_trace, trace_path
+from toolweave.settings import Settings, load_settings
+from toolweave.traces import (
+    LLMCall,
+    RecordingLLM,
+    TracePolicy,
+    TraceStore,
+    format_trace,
+    store_trace,
+    trace_path,
+)
 from toolweave.types import Answer, Clause, Observation, Plan, Source, Step
 
 from .models.openai_server import OpenAIServer, Reply, chat_reply, stream_reply
@@ -136,6 +148,142 @@ def test_store_trace_warns_instead_of_failing(
     assert "the trace of this run was not stored" in caplog.text and str(blocker) in caplog.text
 
 
+# -- bounded: long results cut, old traces removed -------------------------------------------
+
+
+def big_answer(text_chars: int, question: str = "read the log") -> Answer:
+    """An answer whose one tool result is `text_chars` long, with structured content as long."""
+    result = answer(question)
+    structured = {"lines": ["x" * 98] * (text_chars // 100)}
+    [obs] = result.observations
+    result.observations = [
+        obs.model_copy(update={"text": "y" * text_chars, "structured": structured})
+    ]
+    return result
+
+
+def age(store: TraceStore, trace_id: str, days: float) -> None:
+    with store.db:
+        store.db.execute(
+            "UPDATE traces SET created = ? WHERE id = ?", (time.time() - days * 86_400, trace_id)
+        )
+
+
+def test_a_long_tool_result_is_stored_as_its_head_size_and_hash(store: TraceStore) -> None:
+    store.policy = TracePolicy(max_result_chars=1000)
+    whole = big_answer(50_000)
+    trace = store.get(store.add(whole))
+    [obs] = trace.answer.observations
+    assert obs.text == "y" * 1000
+    structured_json = json.dumps(whole.observations[0].structured, separators=(",", ":"))
+    assert obs.structured == structured_json[:1000]
+    text_cut, structured_cut = trace.cut
+    assert (text_cut.observation, text_cut.part, text_cut.kept) == (0, "text", 1000)
+    assert text_cut.chars == 50_000
+    assert text_cut.sha256 == hashlib.sha256(b"y" * 50_000).hexdigest()
+    assert structured_cut.part == "structured" and structured_cut.chars == len(structured_json)
+    assert structured_cut.sha256 == hashlib.sha256(structured_json.encode()).hexdigest()
+    # The answer the caller got is whole; a short result is stored as it is.
+    assert len(whole.observations[0].text) == 50_000
+    assert store.get(store.add(answer())).cut == []
+    shown = format_trace(trace)
+    told = "text stored cut: its first 1,000 of 50,000 characters (sha256 of the whole "
+    assert told + text_cut.sha256 in shown
+    assert "structured stored cut: its first 1,000 of" in shown
+
+
+def test_a_huge_result_no_longer_makes_a_huge_store(tmp_path: Path) -> None:
+    """The report: one 6.7 MB file read made traces.sqlite 14 MB."""
+    path = tmp_path / "traces.sqlite"
+    assert store_trace(path, big_answer(6_700_000), [])
+    assert sum(p.stat().st_size for p in tmp_path.iterdir()) < 500_000
+
+
+def test_traces_older_than_the_age_are_removed_after_each_store(tmp_path: Path) -> None:
+    path = tmp_path / "traces.sqlite"
+    policy = TracePolicy(max_age_days=30)
+    old, recent = (store_trace(path, answer(q), [], policy) for q in ("old", "recent"))
+    with TraceStore(path) as store:
+        age(store, old, 31)
+        age(store, recent, 29)
+    newest = store_trace(path, answer("newest"), [], policy)
+    with TraceStore(path) as store:
+        assert [t.id for t in store.list()] == [newest, recent]
+
+
+def test_the_oldest_traces_go_while_the_store_is_over_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "traces.sqlite"
+    policy = TracePolicy(max_result_chars=100_000, max_mb=0.5)
+    ids = [store_trace(path, big_answer(50_000, f"q{n}"), [], policy) for n in range(20)]
+    with TraceStore(path) as store:
+        kept = [t.id for t in store.list(limit=100)]
+        assert store.used_bytes() <= 0.5 * (1 << 20)
+    assert 3 <= len(kept) < 10 and kept == ids[::-1][: len(kept)]  # the newest, all of them
+
+
+def test_a_single_trace_over_the_size_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "traces.sqlite"
+    trace_id = store_trace(
+        path, big_answer(50_000), [], TracePolicy(max_result_chars=100_000, max_mb=0.01)
+    )
+    with TraceStore(path) as store:
+        assert [t.id for t in store.list()] == [trace_id]
+
+
+def test_a_prune_that_frees_much_gives_the_space_back(tmp_path: Path) -> None:
+    path = tmp_path / "traces.sqlite"
+    with TraceStore(path, TracePolicy(max_result_chars=1_000_000)) as store:
+        ids = [store.add(big_answer(500_000, f"q{n}")) for n in range(6)]
+        for trace_id in ids[:-1]:
+            age(store, trace_id, 40)
+        small = store.prune(vacuum=False)  # no vacuum asked: it frees most of the file
+        assert small.removed == 5 and small.bytes_after < small.bytes_before / 3
+        assert [t.id for t in store.list()] == [ids[-1]]
+
+
+def test_trace_prune_reports_what_it_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from toolweave.cli import app
+
+    monkeypatch.setenv("TOOLWEAVE_STATE_DIR", str(tmp_path / "state"))
+    path = trace_path(load_settings())
+    with TraceStore(path, TracePolicy(max_result_chars=1_000_000)) as store:
+        ids = [store.add(big_answer(300_000, f"q{n}")) for n in range(5)]
+        age(store, ids[0], 12)
+        age(store, ids[1], 11)
+    run = CliRunner().invoke(app, ["trace", "prune", "--older-than", "10"])
+    assert run.exit_code == 0, run.output
+    assert f"removed 2 traces; {path}: " in run.output
+    before, after = (
+        float(n) * (1024 if unit == "KB" else 1 << 20)
+        for n, unit in re.findall(r"([\d.]+) (MB|KB)", run.output)
+    )
+    assert before > 2.5 * (1 << 20) and after < 0.7 * before
+    run = CliRunner().invoke(app, ["trace", "prune", "--max-mb", "0.5"])
+    assert run.exit_code == 0 and "removed 2 traces" in run.output, run.output
+    with TraceStore(path) as store:
+        assert [t.id for t in store.list()] == [ids[4]]
+    assert "removed 0 traces" in CliRunner().invoke(app, ["trace", "prune"]).output
+
+
+def test_the_policy_comes_from_the_traces_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_LLM_KEY", "sk-llm-key-for-the-policy")
+    settings = load_settings(
+        env={
+            "TOOLWEAVE_TRACES__MAX_RESULT_CHARS": "123",
+            "TOOLWEAVE_TRACES__MAX_AGE_DAYS": "2",
+            "TOOLWEAVE_TRACES__MAX_MB": "3",
+            "TOOLWEAVE_LLM__API_KEY_ENV": "MY_LLM_KEY",
+        }
+    )
+    policy = TracePolicy.of(settings)
+    assert (policy.max_result_chars, policy.max_age_days, policy.max_mb) == (123, 2, 3)
+    assert policy.secrets == ("sk-llm-key-for-the-policy",)  # what the store masks
+
+
 # -- RecordingLLM against the OpenAI wire format -------------------------------------------
 
 
@@ -217,6 +365,26 @@ async def test_ask_with_traces_off_stores_nothing(settings: Settings) -> None:
     settings.ask.traces = False
     answered = await ask("Thank you!", settings)
     assert answered.trace_id == "" and not trace_path(settings).exists()
+
+
+@pytest.mark.anyio
+async def test_traces_enabled_false_stores_nothing(tmp_path: Path) -> None:
+    env = {"TOOLWEAVE_STATE_DIR": str(tmp_path / "state"), "TOOLWEAVE_TRACES__ENABLED": "false"}
+    settings = load_settings(env=env)
+    answered = await ask("Thank you!", settings)
+    assert answered.trace_id == "" and not trace_path(settings).exists()
+
+
+@pytest.mark.anyio
+async def test_ask_stores_under_the_configured_policy(tmp_path: Path) -> None:
+    env = {"TOOLWEAVE_STATE_DIR": str(tmp_path / "state"), "TOOLWEAVE_TRACES__MAX_AGE_DAYS": "1"}
+    settings = load_settings(env=env)
+    with TraceStore(trace_path(settings)) as store:
+        old = store.add(answer("three days old"))
+        age(store, old, 3)
+    answered = await ask("Thank you!", settings)
+    with TraceStore(trace_path(settings)) as store:
+        assert [t.id for t in store.list()] == [answered.trace_id]
 
 
 @pytest.mark.anyio

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -31,6 +31,7 @@ from toolweave.catalog.connections import ServerPool
 from toolweave.catalog.sources import load_catalogue
 from toolweave.errors import InputError
 from toolweave.execution.executor import run_plan
+from toolweave.execution.policy import Confirm, Policy, approved_tools
 from toolweave.execution.scheduler import Budget, Event
 from toolweave.grounding.search_loop import planning_search
 from toolweave.grounding.tool import in_process
@@ -44,7 +45,7 @@ from toolweave.planning.router import SMALL_TALK
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.retrieval.tool_select import rank_tools
 from toolweave.settings import AskSettings, Settings
-from toolweave.traces import RecordingLLM, store_trace, trace_path
+from toolweave.traces import RecordingLLM, TracePolicy, store_trace, trace_path
 from toolweave.types import (
     Answer,
     Candidate,
@@ -72,6 +73,11 @@ class AskOptions:
     schema: dict[str, Any] | None = None
     earlier: str = ""
     today: date | None = None
+    # Side effects (execution/policy.py): consent for every tool that may destroy data (--yes),
+    # only read-only tools called (--dry-run), and how to ask the user (a terminal's y/N).
+    approve_all: bool = False
+    dry_run: bool = False
+    confirm: Confirm | None = None
 
 
 @dataclass(frozen=True)
@@ -129,10 +135,11 @@ class Engine:
         self.index = index
         self.retriever = ToolRetriever(index, embedder, RetrievalOptions())
         self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
-        self._stale = False  # a server's tools changed: sync the index before the next run
-        self._sync_lock = asyncio.Lock()
-        self._connect_lock = asyncio.Lock()
-        self._connected = False
+        self._synced: set[str] = set()  # servers whose current tools the index holds
+        self._indexed: list[ToolSpec] | None = None  # the index's tools, read once per sync
+        self._index_lock = asyncio.Lock()  # syncs and searches of the index, one at a time
+        self._enter_lock = asyncio.Lock()
+        self._warming: asyncio.Task[Any] | None = None
         self._stack: AsyncExitStack | None = None  # closes what the engine opened
         self.last_sync: SyncReport | None = None
 
@@ -158,7 +165,7 @@ class Engine:
             folder = index_folder or settings.index_path()
             index = await open_index(settings.index, embedder, folder)
             stack.callback(index.close)
-            pool = ServerPool.from_settings(settings, native=native)
+            pool = ServerPool.from_settings(settings, native=native, lazy=True)
             engine = cls(
                 settings, embedder=embedder, llm=llm, pool=pool, index=index, gateway=gateway
             )
@@ -166,20 +173,28 @@ class Engine:
             engine._stack = stack if servers else None
             yield engine
 
-    async def connect(self) -> None:
-        """Start the servers (once; concurrent callers wait for the same start) and bring the
-        tool index up to date with their tools."""
-        async with self._connect_lock:
-            if self._connected or self._stack is None:
-                return
-            # The embedder loads its model while the servers start (it runs in a thread).
-            warming = asyncio.create_task(self.embedder.embed(["warm up"]))
-            try:
-                await self._stack.enter_async_context(self.pool)
-            finally:
-                await warming
-            self._connected = True
-            self.last_sync = await self.sync_index()
+    async def connect(self, names: Iterable[str] | None = None) -> None:
+        """Start the named servers (default: every configured one) that are not started yet,
+        wait until each is ready or has failed, and bring the index up to date with the tools
+        of those that are ready. Concurrent questions wait only for the servers they name."""
+        if self._stack is None:
+            return
+        async with self._enter_lock:
+            if self._warming is None:
+                await self._stack.enter_async_context(self.pool)  # lazy: starts nothing
+                # The embedder loads its model while the first servers start (in a thread).
+                self._warming = asyncio.create_task(self.embedder.embed(["warm up"]))
+        wanted = list(self.pool.statuses) if names is None else list(names)
+        await self.pool.settle(wanted)
+        await self._warming
+        await self._sync_ready()
+
+    async def _sync_ready(self) -> None:
+        """Index the tools of every ready server the index is not up to date with."""
+        async with self._index_lock:
+            ready = {s.name for s in self.servers if s.state == "ready"} - self._synced
+            if ready:
+                self.last_sync = await self._sync(ready)
 
     # -- the catalogue -------------------------------------------------------------------------
 
@@ -192,31 +207,48 @@ class Engine:
     def servers(self) -> list[ServerStatus]:
         return list(self.pool.statuses.values())
 
-    def _tools_changed(self, _server: str) -> None:
-        self._stale = True
+    def _tools_changed(self, server: str) -> None:
+        self._synced.discard(server)  # synced again before the next question ranks
 
-    async def sync_index(self, on_progress: IndexProgress = lambda *_: None) -> SyncReport:
-        """Bring the index up to date with what the ready servers list now."""
-        async with self._sync_lock:
-            self._stale = False
-            ready = {s.name for s in self.servers if s.state == "ready"}
-            infos = self.pool.infos
-            return await sync_index(
-                self.index,
-                self.embedder,
-                self.pool.tools,
-                [infos[name] for name in ready if name in infos],
-                augmentation=self._augmentation(),
-                prune_servers=ready,
-                on_progress=on_progress,
-            )
+    async def _sync(self, servers: set[str]) -> SyncReport:
+        """Bring the index up to date with what these (ready) servers list now; the caller
+        holds the index lock (a search must not read the index while it is written)."""
+        infos = self.pool.infos
+        report = await sync_index(
+            self.index,
+            self.embedder,
+            [t for t in self.pool.tools if t.server in servers],
+            [infos[name] for name in servers if name in infos],
+            augmentation=self._augmentation(),
+            prune_servers=servers,
+        )
+        self._synced |= servers
+        self._indexed = None
+        return report
+
+    def _indexed_tools(self) -> list[ToolSpec]:
+        if self._indexed is None:
+            self._indexed = self.index.tool_specs()
+        return self._indexed
+
+    def candidates(self) -> list[ToolSpec]:
+        """The tools a question may use: what the ready servers list now, and the indexed
+        tools of servers not started yet (a plan that needs one starts it)."""
+        idle = {s.name for s in self.servers if s.state == "idle"}
+        return [*self.pool.tools, *(t for t in self._indexed_tools() if t.server in idle)]
+
+    def unindexed(self) -> list[str]:
+        """Servers not ready yet (idle or starting) whose tools the index does not know."""
+        known = {t.server for t in self._indexed_tools()}
+        waiting = ("idle", "starting")
+        return [s.name for s in self.servers if s.state in waiting and s.name not in known]
 
     async def index_catalogue(
         self, catalogue: Path, on_progress: IndexProgress = lambda *_: None
     ) -> SyncReport:
         """Index a static catalogue file (LiveMCPBench tools.json, Seal-Tools tool.jsonl)."""
         servers, tools = load_catalogue(catalogue)
-        async with self._sync_lock:
+        async with self._index_lock:
             return await sync_index(
                 self.index,
                 self.embedder,
@@ -249,21 +281,22 @@ class Engine:
             raise InputError(
                 f"the tool index at {self.index.folder} is empty: run `toolweave index`"
             )
-        if lexical:
-            return self.index.search_text(query, k)
-        if dense:
-            (vector,) = await self.embedder.embed([query])
-            return self.index.search(vector, k, level="server" if servers else "tool")
-        if servers:
-            return await self.retriever.search_servers(query, k)
-        return await self.retriever.search(query, k)
+        async with self._index_lock:
+            if lexical:
+                return self.index.search_text(query, k)
+            if dense:
+                (vector,) = await self.embedder.embed([query])
+                return self.index.search(vector, k, level="server" if servers else "tool")
+            if servers:
+                return await self.retriever.search_servers(query, k)
+            return await self.retriever.search(query, k)
 
     async def rank(self, clauses: list[Clause], k: int = 3) -> list[list[Candidate]]:
-        """Each clause's best connected tools: the one ranking every stage uses."""
-        await self.connect()
-        if self._stale:
-            await self.sync_index()
-        return await rank_tools(self.retriever, self.tools, [c.text for c in clauses], k=k)
+        """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
+        await self._sync_ready()
+        texts = [c.text for c in clauses]
+        async with self._index_lock:
+            return await rank_tools(self.retriever, self.candidates(), texts, k=k)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -305,7 +338,9 @@ class Engine:
         if self.settings.ask.traces:
             # SQLite blocks: off the event loop, which may be serving other questions.
             path = trace_path(self.settings)
-            answer.trace_id = await asyncio.to_thread(store_trace, path, answer, llm.calls)
+            policy = TracePolicy.of(self.settings)
+            stored = (path, answer, llm.calls, policy)
+            answer.trace_id = await asyncio.to_thread(store_trace, *stored)
         emit(Finished(answer))
         return answer
 
@@ -317,31 +352,28 @@ class Engine:
         timer: _Timer,
         emit: Listener,
     ) -> Answer:
-        ask = self.settings.ask
-        if not self._connected:
-            emit(Progress("starting MCP servers"))
+        ask, notes = self.settings.ask, list[str]()
         with timer.stage("connect"):
-            await self.connect()
+            await self._start_unindexed(emit, notes)
         emit(Progress("choosing tools"))
         with timer.stage("select"):
             candidates = await self.rank(analysis.clauses)
-        connected = {t.key: t for t in self.tools}
-        fallback = connected.get(ask.fallback_tool)
+        usable = {t.key: t for t in self.candidates()}
+        fallback = usable.get(ask.fallback_tool)
         with timer.stage("plan"):
+            servers = set(self.pool.statuses)
             request = PlanRequest(
-                analysis,
-                candidates,
-                connected,
-                ask.min_tool_score,
-                fallback,
-                set(self.pool.statuses),
+                analysis, candidates, usable, ask.min_tool_score, fallback, servers
             )
-            plan, notes = await make_planner(ask.planner, llm).plan(request)
+            plan, planned = await make_planner(ask.planner, llm).plan(request)
             search = fallback.key if fallback else ""
-            decision = await make_router(ask.router, llm).route(analysis, plan, connected, search)
-            notes += [decision.note] if decision.note else []
+            decision = await make_router(ask.router, llm).route(analysis, plan, usable, search)
+            notes += [*planned, *([decision.note] if decision.note else [])]
         emit(Planned(plan, decision))
         observations: list[Observation] = []
+        if decision.route not in (Route.ITERATIVE, Route.CLARIFY, Route.DIRECT):
+            with timer.stage("connect"):
+                await self._start_servers_of(plan, emit)
         with timer.stage("execute"):
             if decision.route == Route.ITERATIVE:
                 emit(Progress("searching, reading, searching again"))
@@ -349,7 +381,7 @@ class Engine:
                     analysis, plan, search, llm, notes
                 )
             elif decision.route not in (Route.CLARIFY, Route.DIRECT):
-                observations = await self._execute(plan, llm, emit)
+                observations = await self._execute(plan, llm, emit, self._policy(options))
         text = decision.clarification or decision.reply or ""
         sources, data = [], None
         if decision.route not in (Route.CLARIFY, Route.DIRECT):
@@ -376,12 +408,45 @@ class Engine:
             data=data,
         )
 
-    async def _execute(self, plan: Plan, llm: LLM, emit: Listener) -> list[Observation]:
-        tools = self.tools
+    async def _start_unindexed(self, emit: Listener, notes: list[str]) -> None:
+        """Servers whose tools the index does not know yet. While it knows none at all (the
+        first question), the question waits for them: there is nothing else to choose from.
+        Later they start in the background and join the index once ready, so a slow or hung
+        server never delays a question; `toolweave index` waits for every server."""
+        unindexed = self.unindexed()
+        if unindexed and not self._indexed_tools():
+            emit(Progress("starting MCP servers"))
+            await self.connect(unindexed)
+            return
+        await self.connect([])
+        if unindexed:
+            self.pool.start(unindexed)
+            names = ", ".join(unindexed)
+            notes.append(f"not searched: the tools of {names}, not indexed yet (still starting)")
+
+    async def _start_servers_of(self, plan: Plan, emit: Listener) -> None:
+        """Start the servers the plan's steps call, all at once, and wait for them."""
+        needed = {step.server for step in plan.steps if step.server and step.problem is None}
+        if any(self.pool.statuses[name].state == "idle" for name in needed):
+            emit(Progress("starting MCP servers"))
+        await self.connect(needed)
+
+    def _policy(self, options: AskOptions) -> Policy:
+        approved = approved_tools(self.settings.policy.auto_approve, self.settings.servers())
+        return Policy(approved, options.approve_all, options.dry_run, options.confirm)
+
+    async def _execute(
+        self, plan: Plan, llm: LLM, emit: Listener, policy: Policy
+    ) -> list[Observation]:
+        tools = self.candidates()
 
         async def reflect(step: Step) -> list[Candidate]:
             """The index searched again with the step's own words, deeper than its shortlist."""
-            return (await rank_tools(self.retriever, tools, [step.clause.text], k=REFLECT_DEPTH))[0]
+            async with self._index_lock:
+                ranked = await rank_tools(
+                    self.retriever, tools, [step.clause.text], k=REFLECT_DEPTH
+                )
+            return ranked[0]
 
         return await run_plan(
             plan,
@@ -391,6 +456,7 @@ class Engine:
             budget=budget_of(self.settings.ask),
             on_event=lambda event: emit(StepEvent(event, plan)),
             reflect=reflect,
+            policy=policy,
         )
 
     async def _search_iteratively(
@@ -496,11 +562,13 @@ class _Timer:
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
+        """Time a stage; a stage entered twice (connect) adds up."""
         started = time.perf_counter()
         try:
             yield
         finally:
-            self.ms[name] = round((time.perf_counter() - started) * 1000, 1)
+            spent = (time.perf_counter() - started) * 1000
+            self.ms[name] = round(self.ms.get(name, 0.0) + spent, 1)
 
     def total(self) -> float:
         return round((time.perf_counter() - self.started) * 1000, 1)

@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolweave.errors import ConfigError
 from toolweave.types import ServerSpec
@@ -116,8 +116,26 @@ class AskSettings(_Section):
     max_tool_calls: int = Field(32, gt=0)
     max_llm_tokens: int = Field(20_000, gt=0)
     deadline_s: float = Field(120.0, gt=0)
-    # Store every run (plan, tool calls, LLM prompts and responses) in <state dir>/traces.sqlite.
+    # The former name of traces.enabled, still read: either one set to false turns traces off.
     traces: bool = True
+
+
+class TracesSettings(_Section):
+    # Store every run (plan, tool calls, LLM prompts and responses) in <state dir>/traces.sqlite.
+    enabled: bool = True
+    # A tool result longer than this is stored as its head, its size and its sha256 (a 6.7 MB
+    # file read made a 14 MB store); the answer itself keeps the whole result.
+    max_result_chars: int = Field(20_000, gt=0)
+    # After each stored run, traces older than this are deleted, then the oldest ones while the
+    # store holds more than max_mb.
+    max_age_days: float = Field(30.0, gt=0)
+    max_mb: float = Field(200.0, gt=0)
+
+
+class PolicySettings(_Section):
+    # Tools that may change or delete data and run without asking: "server.tool" or "server.*"
+    # (a server's own `autoApprove` list in mcpServers counts too). See execution/policy.py.
+    auto_approve: list[str] = Field(default_factory=list)
 
 
 class ProviderSettings(_Section):
@@ -170,6 +188,8 @@ class Settings(_Section):
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
     mcp: MCPSettings = Field(default_factory=MCPSettings)
     ask: AskSettings = Field(default_factory=AskSettings)
+    traces: TracesSettings = Field(default_factory=TracesSettings)
+    policy: PolicySettings = Field(default_factory=PolicySettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
     grounding: GroundingSettings = Field(default_factory=GroundingSettings)
     docs_dir: Path = DEMO_DOCS
@@ -179,6 +199,12 @@ class Settings(_Section):
     mcp_servers: dict[str, ServerSpec] = Field(default_factory=dict, alias="mcpServers")
     # Where the settings came from (None: defaults only); not a setting itself.
     source: Path | None = Field(None, exclude=True)
+
+    @model_validator(mode="after")
+    def _traces_alias(self) -> Settings:
+        """ask.traces is the former name of traces.enabled: either set to false wins."""
+        self.traces.enabled = self.ask.traces = self.traces.enabled and self.ask.traces
+        return self
 
     def servers(self) -> dict[str, ServerSpec]:
         """The enabled servers: built-in defaults, then JSON imports, then the file's own."""

@@ -4,10 +4,16 @@ A trace is the run's whole `Answer` (route, plan with candidates and argument or
 observations, sources, stage timings) plus every LLM call of the run (prompt, response, tokens,
 latency), recorded by `RecordingLLM`, a wrapper with the `LLM` interface. One row per trace: the
 trace as JSON, and the columns `trace list` needs.
+
+The store stays bounded (`[traces]` settings, as a `TracePolicy`): a tool result over
+`max_result_chars` is stored as its head, its size and its sha256; after each run, traces older
+than `max_age_days` go, then the oldest while it holds more than `max_mb`. Every configured
+secret is masked in what is stored (toolweave.secrets).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -16,18 +22,19 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from toolweave.errors import ConfigError, InputError, ToolweaveError
 from toolweave.models.base import LLM, Completion, Message, Usage
+from toolweave.secrets import configured_secrets, mask_data, mask_secrets
 from toolweave.settings import Settings
 from toolweave.storage import prepare
-from toolweave.types import Answer
+from toolweave.types import Answer, Observation
 
 log = logging.getLogger("toolweave.traces")
 FILENAME = "traces.sqlite"
@@ -52,6 +59,39 @@ ID_PREFIX = re.compile(rf"[0-9a-f]{{1,{ID_CHARS}}}")
 QUESTION_CHARS = 80
 RESULT_CHARS = 160
 PROMPT_CHARS = 300
+# Pruning for size goes down to this share of max_mb, so the next runs do not prune again.
+LOW_WATER = 0.9
+ROW_OVERHEAD = 100  # bytes of a row besides its trace and question (ids, numbers, indexes)
+# VACUUM (it rewrites the file) only when a prune left this much of the file free.
+VACUUM_SHARE = 0.25
+VACUUM_MIN_BYTES = 1 << 20
+DAY_S = 86_400
+MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class TracePolicy:
+    """What a stored trace may hold and how long the store keeps it (`[traces]`)."""
+
+    max_result_chars: int = 20_000
+    max_age_days: float = 30.0
+    max_mb: float = 200.0
+    secrets: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, settings: Settings) -> TracePolicy:
+        limits = settings.traces
+        found = tuple(configured_secrets(settings))
+        return cls(limits.max_result_chars, limits.max_age_days, limits.max_mb, found)
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What a prune did: traces removed, and the file's size on disk (with its WAL) around it."""
+
+    removed: int
+    bytes_before: int
+    bytes_after: int
 
 
 class _Model(BaseModel):
@@ -69,11 +109,23 @@ class LLMCall(_Model):
     error: str | None = None
 
 
+class CutResult(_Model):
+    """A tool result stored as its head only (traces.max_result_chars); the run's answer had it
+    whole. `chars` and `sha256` are of the whole result (structured content: its compact JSON)."""
+
+    observation: int  # its index in answer.observations
+    part: Literal["text", "structured"]
+    kept: int
+    chars: int
+    sha256: str
+
+
 class Trace(_Model):
     id: str
     created: datetime
     answer: Answer
     llm_calls: list[LLMCall] = Field(default_factory=list)
+    cut: list[CutResult] = Field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_requests: int = 0
@@ -177,8 +229,9 @@ class RecordingLLM:
 class TraceStore:
     """Traces in one SQLite file (WAL). Use it as a context manager, or `close()` it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, policy: TracePolicy | None = None) -> None:
         self.path = path
+        self.policy = policy or TracePolicy()
         with self._errors("opened"):
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path)
@@ -198,19 +251,24 @@ class TraceStore:
         self.db.close()
 
     def add(self, answer: Answer, llm_calls: Sequence[LLMCall] = ()) -> str:
-        """Store the run; returns its new id (also set as the stored answer's `trace_id`)."""
+        """Store the run, long results cut and secrets masked (`answer` itself is left whole);
+        returns its new id (also set as the stored answer's `trace_id`)."""
+        hidden = self.policy.secrets
         ok = sum(o.ok for o in answer.observations)
         columns = (
-            answer.question,
-            answer.route,
+            mask_secrets(answer.question, hidden),
+            answer.route or "",  # NOT NULL: an unrouted run lists as ""
             answer.timings_ms.get("total", 0.0),
             ok,
             len(answer.observations) - ok,
         )
+        stored, cuts = _cut_results(answer, self.policy.max_result_chars, hidden)
         with self._errors("written"):
             for _ in range(ID_ATTEMPTS):
-                trace = _trace(answer, list(llm_calls), secrets.token_hex(ID_CHARS // 2))
-                row = (trace.id, trace.created.timestamp(), *columns, trace.model_dump_json())
+                trace = _trace(stored, list(llm_calls), cuts, secrets.token_hex(ID_CHARS // 2))
+                data = mask_data(trace.model_dump(mode="json"), hidden)
+                text = json.dumps(data, ensure_ascii=False)
+                row = (trace.id, trace.created.timestamp(), *columns, text)
                 try:
                     with self.db:
                         self.db.execute(_INSERT, row)
@@ -254,6 +312,73 @@ class TraceStore:
             for id_, created, question, route, total_ms, ok, failed in rows
         ]
 
+    def prune(
+        self,
+        max_age_days: float | None = None,
+        max_mb: float | None = None,
+        *,
+        vacuum: bool = False,
+    ) -> Pruned:
+        """Delete the traces older than `max_age_days`, then the oldest while the store holds
+        more than `max_mb` (the newest is kept); defaults: the policy's. VACUUM when that left
+        much of the file free, or whenever it removed any with `vacuum`."""
+        policy = self.policy
+        age = policy.max_age_days if max_age_days is None else max_age_days
+        limit = int((policy.max_mb if max_mb is None else max_mb) * MB)
+        before = self.disk_bytes()
+        with self._errors("pruned"), self.db:
+            removed = self.db.execute(
+                "DELETE FROM traces WHERE created < ?", (time.time() - age * DAY_S,)
+            ).rowcount
+            removed += self._remove_oldest(limit)
+        if removed and (vacuum or self._mostly_free()):
+            self._vacuum()
+        return Pruned(removed, before, self.disk_bytes())
+
+    def disk_bytes(self) -> int:
+        """The store's size on disk: the file and its write-ahead log."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        return sum(p.stat().st_size for p in (self.path, wal) if p.exists())
+
+    def _remove_oldest(self, limit: int) -> int:
+        """Delete the oldest traces until about LOW_WATER of `limit` is used, when over it."""
+        if self.used_bytes() <= limit:
+            return 0
+        excess = self.used_bytes() - int(limit * LOW_WATER)
+        rows = self.db.execute(
+            "SELECT rowid, length(CAST(trace AS BLOB)) + length(CAST(question AS BLOB)) "
+            "FROM traces ORDER BY created, rowid"
+        ).fetchall()
+        doomed, freed = [], 0
+        for rowid, size in rows[:-1]:  # the newest stays: it may be the run just stored
+            if freed >= excess:
+                break
+            doomed.append((rowid,))
+            freed += size + ROW_OVERHEAD
+        self.db.executemany("DELETE FROM traces WHERE rowid = ?", doomed)
+        return len(doomed)
+
+    def _pragma(self, name: str) -> int:
+        return int(self.db.execute(f"PRAGMA {name}").fetchone()[0])
+
+    def used_bytes(self) -> int:
+        """The bytes the traces take in the file (its free pages not counted)."""
+        pages = self._pragma("page_count") - self._pragma("freelist_count")
+        return pages * self._pragma("page_size")
+
+    def _mostly_free(self) -> bool:
+        free = self._pragma("freelist_count") * self._pragma("page_size")
+        return free >= max(VACUUM_MIN_BYTES, VACUUM_SHARE * self.disk_bytes())
+
+    def _vacuum(self) -> None:
+        """Give the free pages back to the file system; skipped while another process writes
+        (the space is reused by the next traces anyway)."""
+        try:
+            self.db.execute("VACUUM")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # VACUUM wrote a copy there
+        except sqlite3.OperationalError as exc:
+            log.debug("the trace store was not vacuumed: %s", exc)
+
     def _migrate(self) -> None:
         prepare(
             self.db,
@@ -270,7 +395,7 @@ class TraceStore:
             raise ConfigError(
                 f"the trace store {self.path} cannot be {done} ({exc}). It only holds the "
                 "traces of past runs: if it is damaged, move it away or delete it (a new one "
-                "is created), or turn tracing off with ask.traces = false"
+                "is created), or turn tracing off with traces.enabled = false"
             ) from exc
 
 
@@ -278,12 +403,23 @@ def trace_path(settings: Settings) -> Path:
     return settings.state_path() / FILENAME
 
 
-def store_trace(path: Path, answer: Answer, llm_calls: Sequence[LLMCall]) -> str:
-    """Store the run's trace and return its id; "" (and a warning) when it cannot be stored,
-    so a broken trace store never costs the user the answer."""
+def store_trace(
+    path: Path,
+    answer: Answer,
+    llm_calls: Sequence[LLMCall],
+    policy: TracePolicy | None = None,
+) -> str:
+    """Store the run's trace, prune the store (`policy`, default `TracePolicy()`) and return
+    the id; "" (and a warning) when it cannot be stored, so a broken trace store never costs
+    the user the answer."""
     try:
-        with TraceStore(path) as store:
-            return store.add(answer, llm_calls)
+        with TraceStore(path, policy) as store:
+            trace_id = store.add(answer, llm_calls)
+            try:
+                store.prune()
+            except ToolweaveError as exc:
+                log.warning("old traces were not removed: %s", exc)
+            return trace_id
     except ToolweaveError as exc:
         log.warning("the trace of this run was not stored: %s", exc)
         return ""
@@ -292,7 +428,7 @@ def store_trace(path: Path, answer: Answer, llm_calls: Sequence[LLMCall]) -> str
 def format_trace(trace: Trace) -> str:
     """The trace as text for a terminal; long results and prompts are clipped (`--json` has
     them whole)."""
-    sections = [_header(trace), _plan(trace.answer), _calls(trace.answer), _llm_calls(trace)]
+    sections = [_header(trace), _plan(trace.answer), _calls(trace), _llm_calls(trace)]
     sections.append(_answer(trace.answer))
     return "\n\n".join(section for section in sections if section)
 
@@ -329,12 +465,17 @@ def _plan(answer: Answer) -> str:
     return "\n".join(lines) if answer.plan.steps else ""
 
 
-def _calls(answer: Answer) -> str:
+def _calls(trace: Trace) -> str:
     lines = ["tool calls"]
-    for obs in answer.observations:
+    for index, obs in enumerate(trace.answer.observations):
         outcome = f"ok: {clip(obs.text, RESULT_CHARS)}" if obs.ok else f"failed: {obs.error}"
         lines.append(f"  {obs.step_id} {obs.key} {obs.latency_ms:.0f} ms {outcome}")
-    return "\n".join(lines) if answer.observations else ""
+        for cut in (c for c in trace.cut if c.observation == index):
+            lines.append(
+                f"     {cut.part} stored cut: its first {cut.kept:,} of {cut.chars:,} characters "
+                f"(sha256 of the whole {cut.sha256}; traces.max_result_chars)"
+            )
+    return "\n".join(lines) if trace.answer.observations else ""
 
 
 def _llm_calls(trace: Trace) -> str:
@@ -359,16 +500,49 @@ def _answer(answer: Answer) -> str:
     return "\n".join(lines)
 
 
-def _trace(answer: Answer, calls: list[LLMCall], trace_id: str) -> Trace:
+def _trace(answer: Answer, calls: list[LLMCall], cut: list[CutResult], trace_id: str) -> Trace:
     return Trace(
         id=trace_id,
         created=datetime.now(UTC),
         answer=answer.model_copy(update={"trace_id": trace_id}),
         llm_calls=calls,
+        cut=cut,
         prompt_tokens=sum(c.prompt_tokens for c in calls),
         completion_tokens=sum(c.completion_tokens for c in calls),
         llm_requests=sum(c.error is None for c in calls),
     )
+
+
+def _cut_results(
+    answer: Answer, limit: int, hidden: Sequence[str]
+) -> tuple[Answer, list[CutResult]]:
+    """A copy of `answer` whose tool results over `limit` characters are cut to their head, and
+    what was cut. The head is masked before it is cut, so no secret is cut in two."""
+    observations, cuts = [], []
+    for index, obs in enumerate(answer.observations):
+        update: dict[str, Any] = {}
+        for part, content in _results(obs):
+            if len(content) > limit:
+                update[part] = mask_secrets(content, hidden)[:limit]
+                digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+                cuts.append(
+                    CutResult(
+                        observation=index, part=part, kept=limit, chars=len(content), sha256=digest
+                    )
+                )
+        observations.append(obs.model_copy(update=update) if update else obs)
+    return answer.model_copy(update={"observations": observations}), cuts
+
+
+def _results(obs: Observation) -> list[tuple[Literal["text", "structured"], str]]:
+    return [("text", obs.text), ("structured", _compact_json(obs.structured))]
+
+
+def _compact_json(value: Any) -> str:
+    """Structured content as the compact JSON its size and hash are taken of ("" for none)."""
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def clip(text: str, limit: int) -> str:

@@ -6,6 +6,7 @@ question -> QuestionAnalysis(Clause[] with Values) -> Candidate[] -> Plan(Step[]
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from enum import StrEnum
 from typing import Any, Literal
@@ -275,6 +276,12 @@ class Step(_Model):
         return {"kind": ProblemKind.PLAN, "text": value} if isinstance(value, str) else value
 
 
+def call_text(key: str, arguments: dict[str, Any]) -> str:
+    """'calc.percentage(percent=15, value=2340)': a call as the user reads it."""
+    values = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    return f"{key}({values})"
+
+
 class Plan(_Model):
     steps: list[Step] = Field(default_factory=list)
 
@@ -323,7 +330,8 @@ class Source(_Model):
 
 class ServerStatus(_Model):
     name: str
-    state: Literal["starting", "ready", "failed", "reconnecting"]
+    # idle: configured, not started (servers start when a question needs them)
+    state: Literal["idle", "starting", "ready", "failed", "reconnecting"]
     tools: int = 0
     error: str | None = None
 

@@ -139,3 +139,22 @@ async def test_optional_counts_are_not_taken_from_stray_numbers() -> None:
 async def test_a_percent_parameter_needs_a_percentage() -> None:
     filled = await fill_arguments(PERCENTAGE, c("what is 2 and 2"), NoLLM())
     assert "percent" not in filled.arguments and filled.problem
+
+
+async def test_a_tool_that_adds_things_is_not_called_with_nothing_to_add() -> None:
+    """server-memory's create_entities(entities=[]) reports success having created nothing."""
+    create = ToolSpec(
+        server="memory",
+        name="create_entities",
+        input_schema={
+            "type": "object",
+            "properties": {"entities": {"type": "array", "items": {"type": "object"}}},
+            "required": ["entities"],
+        },
+    )
+    filled = await fill_arguments(create, c("remember nothing"), NoLLM(), given={"entities": []})
+    assert filled.problem is not None and "would create nothing: entities is empty" in str(
+        filled.problem
+    )
+    some = await fill_arguments(create, c("x"), NoLLM(), given={"entities": [{"name": "Alice"}]})
+    assert some.problem is None

@@ -12,7 +12,7 @@ import numpy as np
 
 from toolweave.language.text import sentences
 from toolweave.models.base import Embedder
-from toolweave.types import Observation, Plan, Source
+from toolweave.types import Observation, Plan, Source, call_text
 
 MAX_RESULT_CHARS = 400
 MIN_SENTENCE_SCORE = 0.2
@@ -103,11 +103,8 @@ async def compose_answer(
             hits = hits[:max_sources_per_step]
             lines.append(await _from_documents(clause, hits, embedder, ledger))
             continue
-        args = ", ".join(
-            f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in obs.arguments.items()
-        )
         result = render_result(obs.structured, obs.text)
-        n = ledger.add(kind="tool", title=f"{obs.key}({args})", snippet=result)
+        n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
     return "\n".join(lines), ledger.sources
 

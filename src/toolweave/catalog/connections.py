@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack, suppress
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,9 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import ToolListChangedNotification
+from mcp.types import Tool, ToolListChangedNotification
 
+from toolweave.secrets import mask_secrets, server_secrets
 from toolweave.settings import Settings
 from toolweave.types import ServerInfo, ServerSpec, ServerStatus, ToolHints, ToolSpec
 
@@ -62,7 +63,7 @@ class _Server:
         self.name = name
         self.client: Client | None = None
         self.tools: list[ToolSpec] = []
-        self.status = ServerStatus(name=name, state="starting")
+        self.status = ServerStatus(name=name, state="idle")
         self.ready = asyncio.Event()  # set while a session is usable
         self.settled = asyncio.Event()  # set once the first start succeeded or failed
         self.lost = asyncio.Event()  # set when a call finds the connection gone
@@ -84,6 +85,7 @@ class ServerPool:
         reconnect: bool = True,
         max_backoff_s: float = 30.0,
         on_tools_changed: Callable[[str], None] = lambda _server: None,
+        lazy: bool = False,
     ) -> None:
         self.specs = servers
         self.native = native or {}
@@ -94,9 +96,11 @@ class ServerPool:
         self.max_backoff_s = max_backoff_s
         self.on_tools_changed = on_tools_changed
         self.startup_ms = 0.0
+        # lazy: entering the pool starts nothing; `start` starts servers as they are needed.
+        self.lazy = lazy
         self._servers = {name: _Server(name) for name in [*servers, *self.native]}
         self._stop = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tasks: dict[str, asyncio.Task[None]] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings, **options: Any) -> ServerPool:
@@ -127,21 +131,36 @@ class ServerPool:
         return {name: s.info for name, s in self._servers.items() if s.ready.is_set()}
 
     async def wait_ready(self, name: str, timeout_s: float) -> bool:
+        self.start([name])
         with suppress(TimeoutError):
             async with asyncio.timeout(timeout_s):
                 await self._servers[name].ready.wait()
         return self._servers[name].ready.is_set()
 
+    def start(self, names: Iterable[str]) -> None:
+        """Start the named servers that are not started yet (in the background)."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            if name in self._servers and name not in self._tasks and not self._stop.is_set():
+                server = self._servers[name]
+                server.status = ServerStatus(name=name, state="starting")
+                task = self._run(server, self.specs.get(name))
+                self._tasks[name] = asyncio.create_task(task, name=f"mcp:{name}")
+
+    async def settle(self, names: Iterable[str]) -> None:
+        """Start the named servers if needed and wait until each is ready or has failed."""
+        wanted = [name for name in names if name in self._servers]
+        self.start(wanted)
+        await asyncio.gather(*(self._servers[name].settled.wait() for name in wanted))
+
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def __aenter__(self) -> ServerPool:
+        if self.lazy:
+            return self
         started = time.perf_counter()
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        for name, server in self._servers.items():
-            spec = self.specs.get(name)
-            self._tasks.append(asyncio.create_task(self._run(server, spec), name=f"mcp:{name}"))
         try:
-            await asyncio.gather(*(s.settled.wait() for s in self._servers.values()))
+            await self.settle(self._servers)
         except BaseException as exc:  # interrupted while starting: __aexit__ would not run
             await self.__aexit__(type(exc), exc, exc.__traceback__)
             raise
@@ -149,19 +168,24 @@ class ServerPool:
         return self
 
     async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
-        if exc_type is not None and issubclass(
+        interrupted = exc_type is not None and issubclass(
             exc_type, (asyncio.CancelledError, KeyboardInterrupt)
-        ):
-            # Interrupted: no time for the SDK's grace period (2 s per server that ignores the
-            # end of its input); every server gets SIGTERM at once, then closes as usual.
-            _terminate_server_groups()
+        )
+        starting = [name for name in self._tasks if not self._servers[name].ready.is_set()]
+        # A server still starting has nothing to flush: SIGTERM now, rather than the SDK's
+        # grace period (2 s, then 2 s more) for a server that ignores the end of its input.
+        # Interrupted (Ctrl-C, SIGTERM): every server at once.
+        specs = [self.specs[name] for name in starting if name in self.specs]
+        _terminate_server_groups(None if interrupted else specs)
         self._stop.set()
-        # Ready sessions close gracefully; a server still starting (or waiting to retry) is
-        # cancelled rather than waited for: the SDK still terminates its process.
-        for task, server in zip(self._tasks, self._servers.values(), strict=True):
-            if not server.ready.is_set():
-                task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for name in starting:
+            self._tasks[name].cancel()
+        try:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        except asyncio.CancelledError:  # interrupted while closing: stop waiting politely
+            _terminate_server_groups(None)
+            await asyncio.wait(self._tasks.values(), timeout=5)
+            raise
 
     async def _run(self, server: _Server, spec: ServerSpec | None) -> None:
         """Connect, serve until stopped or lost, and reconnect with backoff while the pool lives."""
@@ -200,7 +224,10 @@ class ServerPool:
                 except Exception as exc:
                     reason = _start_failure(exc, spec, self.start_timeout_s)
                     tail = _log_tail(log_path, log_start) if spec else ""
-                    server.status = ServerStatus(name=name, state="failed", error=reason + tail)
+                    # The error reaches traces, --json and `tools list`; the stderr tail may
+                    # echo any server's env or headers (a token it printed while failing).
+                    error = mask_secrets(reason + tail, server_secrets(self.specs.values()))
+                    server.status = ServerStatus(name=name, state="failed", error=error)
                     return False
                 server.client = client
                 server.info = ServerInfo(name=name, description=client.instructions or "")
@@ -294,7 +321,7 @@ class ServerPool:
         server = self._servers.get(server_name)
         if server is None:
             return outcome(error=f"no server named {server_name!r} is configured")
-        if server.status.state in ("starting", "reconnecting"):
+        if server.status.state in ("idle", "starting", "reconnecting"):
             await self.wait_ready(server_name, self.call_timeout_s)
         client = server.client
         if client is None:
@@ -322,24 +349,44 @@ class ServerPool:
         return outcome(text=text, structured=result.structured_content)
 
 
-def _terminate_server_groups() -> None:
-    """SIGTERM to each child of this process that leads its own process group: the stdio
-    servers, which the SDK starts in new sessions, with whatever they started themselves."""
+def _terminate_server_groups(specs: list[ServerSpec] | None) -> None:
+    """SIGTERM to the process groups of this process's stdio servers (the SDK starts each in a
+    new session, so the group holds whatever the server started too): of those started from
+    `specs`, or of every child that leads its own group when `specs` is None."""
     import signal
 
-    for pid in _children():
+    if specs == []:
+        return
+    for pid, argv in _children():
         with suppress(OSError):
-            if os.getpgid(pid) == pid:
+            if os.getpgid(pid) == pid and (specs is None or _started_from(argv, specs)):
                 os.killpg(pid, signal.SIGTERM)
 
 
-def _children() -> list[int]:
-    """This process's child processes (Linux /proc; elsewhere none are found)."""
+def _started_from(argv: list[str], specs: list[ServerSpec]) -> bool:
+    """Whether a process's command line is one of these servers' (by its arguments: the
+    command itself may have been resolved to another path, as interpreter shims do)."""
+    for spec in specs:
+        if spec.args and argv[-len(spec.args) :] == spec.args:
+            return True
+        if (
+            not spec.args
+            and spec.command
+            and argv
+            and Path(argv[0]).name == Path(spec.command).name
+        ):
+            return True
+    return False
+
+
+def _children() -> list[tuple[int, list[str]]]:
+    """This process's child processes and their command lines (Linux /proc; elsewhere none)."""
     found = []
     for entry in Path("/proc").glob("[0-9]*"):
         with suppress(OSError, ValueError, IndexError):
             if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
-                found.append(int(entry.name))
+                argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+                found.append((int(entry.name), argv[:-1] if argv[-1:] == [""] else argv))
     return found
 
 
@@ -357,28 +404,30 @@ def _announces_tool_changes(client: Client) -> bool:
     return bool(tools and tools.list_changed)
 
 
+def spec_of(server: str, tool: Tool) -> ToolSpec:
+    """A tool as an MCP server lists it (`tools/list`), as toolweave keeps it."""
+    hints = tool.annotations
+    return ToolSpec(
+        server=server,
+        name=tool.name,
+        description=tool.description or "",
+        input_schema=tool.input_schema or {"type": "object"},
+        output_schema=tool.output_schema,
+        hints=ToolHints(
+            read_only=hints.read_only_hint if hints else None,
+            destructive=hints.destructive_hint if hints else None,
+            idempotent=hints.idempotent_hint if hints else None,
+            open_world=hints.open_world_hint if hints else None,
+        ),
+    )
+
+
 async def _list_tools(server: str, client: Client) -> list[ToolSpec]:
     tools: list[ToolSpec] = []
     cursor: str | None = None
     for _ in range(MAX_TOOL_PAGES):
         page = await client.list_tools(cursor=cursor, cache_mode="refresh")
-        for tool in page.tools:
-            hints = tool.annotations
-            tools.append(
-                ToolSpec(
-                    server=server,
-                    name=tool.name,
-                    description=tool.description or "",
-                    input_schema=tool.input_schema or {"type": "object"},
-                    output_schema=tool.output_schema,
-                    hints=ToolHints(
-                        read_only=hints.read_only_hint if hints else None,
-                        destructive=hints.destructive_hint if hints else None,
-                        idempotent=hints.idempotent_hint if hints else None,
-                        open_world=hints.open_world_hint if hints else None,
-                    ),
-                )
-            )
+        tools += [spec_of(server, tool) for tool in page.tools]
         cursor = page.next_cursor
         if not cursor:
             break

@@ -5,7 +5,9 @@ This module holds the app, `ask` and `config`, and registers the other commands,
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -30,10 +32,11 @@ from toolweave.cli.tools import index_command, tools_app
 from toolweave.cli.traces import open_traces, trace_app
 from toolweave.errors import InputError
 from toolweave.settings import Settings
-from toolweave.types import Answer, Route
+from toolweave.types import Answer, Route, Step, ToolSpec, call_text
 
 if TYPE_CHECKING:
     from toolweave.engine import AskOptions
+    from toolweave.execution.policy import Confirm
 
 app = typer.Typer(
     help="Tool-augmented AI search: answers questions with MCP tools and cited sources.",
@@ -81,19 +84,35 @@ def ask(
             show_default=False,
         ),
     ] = None,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Consent to every tool that may change or delete data."),
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Plan, and call only the tools that only read; show the rest."
+        ),
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Answer QUESTION: pick tools, call them in parallel, print a cited answer and the calls."""
+    """Answer QUESTION: pick tools, call them in parallel, print a cited answer and the calls.
+
+    A tool that may change or delete data (by its MCP annotations) runs only with consent:
+    asked on a terminal, or given by --yes or policy.auto_approve."""
     settings = load_or_exit(config)
     from toolweave.answer.abstractive import without_citations
     from toolweave.engine import AskOptions
 
-    options = AskOptions(schema=_read_schema(schema) if schema else None)
+    options = AskOptions(
+        schema=_read_schema(schema) if schema else None, approve_all=yes, dry_run=dry_run
+    )
     if after:
         with open_traces(config) as store:
             options.earlier = store.get(after).answer.question
     quiet = as_json or answer_only or schema is not None
     with PlanView(enabled=not quiet) as view:
+        options.confirm = _terminal_confirm(view)
         answer = run_or_exit(_ask(question, settings, options, view))
     if as_json:
         out.print_json(answer.model_dump_json())
@@ -122,6 +141,19 @@ async def _ask(question: str, settings: Settings, options: AskOptions, view: Pla
     raise AssertionError("a run's stream ends with its answer")
 
 
+def _terminal_confirm(view: PlanView) -> Confirm | None:
+    """A y/N question on the terminal (default no); None off a terminal, where no one answers."""
+    if not sys.stdin.isatty():
+        return None
+
+    async def confirm(step: Step, tool: ToolSpec) -> bool:
+        question = f"{call_text(tool.key, step.arguments)} may change or delete data. Run it?"
+        with view.paused():
+            return bool(await asyncio.to_thread(typer.confirm, question, default=False))
+
+    return confirm
+
+
 def _read_schema(path: Path) -> Any:
     try:
         schema = json.loads(path.read_text(encoding="utf-8"))
@@ -135,16 +167,19 @@ def _read_schema(path: Path) -> Any:
 
 
 def show_config(config: ConfigOption = None) -> None:
-    """Print the effective settings (file, environment and defaults merged) as JSON."""
+    """Print the effective settings (file, environment and defaults merged) as JSON, with every
+    secret masked: the servers' env and headers values, the API keys."""
+    from toolweave.secrets import api_keys, configured_secrets, mask, mask_data, masked_server
+
     settings = load_or_exit(config)
     data: dict[str, Any] = settings.model_dump(mode="json", by_alias=True)
-    data["mcpServers"] = {
-        k: v.model_dump(exclude_defaults=True) for k, v in settings.servers().items()
-    }
+    data["mcpServers"] = {name: masked_server(spec) for name, spec in settings.servers().items()}
+    data["_api_keys"] = {name: mask(key) for name, key in api_keys(settings).items()}
     data["_source"] = (
         str(settings.source) if settings.source else "defaults (no toolweave.toml found)"
     )
-    out.print_json(json.dumps(data))
+    # A secret may stand elsewhere too (a server's args, a URL): masked wherever it is.
+    out.print_json(json.dumps(mask_data(data, configured_secrets(settings))))
 
 
 def print_answer(answer: Answer) -> None:
@@ -188,10 +223,7 @@ def _calls_table(answer: Answer) -> Table:
     for column in ("step", "tool call", "latency", "result"):
         table.add_column(column, justify="right" if column == "latency" else "left")
     for obs in answer.observations:
-        args = ", ".join(
-            f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in obs.arguments.items()
-        )
-        name = f"{obs.key}({args})" if obs.tool else "(no tool)"
+        name = call_text(obs.key, obs.arguments) if obs.tool else "(no tool)"
         result = "ok" if obs.ok else f"failed: {obs.error}"
         table.add_row(obs.step_id, escape(name), f"{obs.latency_ms:.0f} ms", escape(result))
     return table

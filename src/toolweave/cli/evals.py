@@ -6,14 +6,17 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolweave.cli.common import Bar, ConfigOption, load_or_exit, out, run_or_exit
+from toolweave.cli.common import Bar, ConfigOption, fail, load_or_exit, out, run_or_exit
+from toolweave.errors import InputError
 from toolweave.settings import Settings
 
 if TYPE_CHECKING:
+    from toolweave.evals.own_benchmark import OwnBenchmark
     from toolweave.evals.ranking import ToolRanker
 
 eval_app = typer.Typer(help="Evaluate toolweave on the shared benchmarks.")
@@ -43,10 +46,25 @@ def eval_retrieval(
         int | None, typer.Option(help="At most this many queries per dataset.")
     ] = None,
     list_variants: Annotated[bool, typer.Option("--list", help="List the variants.")] = False,
+    tools: Annotated[
+        Path | None,
+        typer.Option(
+            help="Your own benchmark's tools: JSON Lines, one MCP tool (as tools/list gives it) "
+            'with its "server" per line. Needs --queries.'
+        ),
+    ] = None,
+    queries: Annotated[
+        Path | None,
+        typer.Option(
+            help='Your own benchmark\'s queries: JSON Lines, {"query": ..., "gold": [...]} per '
+            "line. Needs --tools; the dataset is named after this file.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
-    """Tool retrieval: Recall@1/5/10, P@5, nDCG@5/10, COMP@5 and latency per dataset and variant."""
+    """Tool retrieval: Recall@1/5/10, P@5, nDCG@5/10, COMP@5 and latency per dataset and variant,
+    on the shared datasets or on your own (--tools with --queries)."""
     from toolweave.evals.datasets import DATASETS
     from toolweave.evals.retrieval import (
         CONFIGS,
@@ -60,6 +78,7 @@ def eval_retrieval(
         for c in CONFIGS.values():
             out.print(f"{c.name:18} documents={c.style:12} {c.about}", soft_wrap=True)
         return
+    own = _own_benchmark(datasets or [], tools, queries)
     settings = load_or_exit(config)
     with Bar() as progress:
         rows = run_or_exit(
@@ -67,7 +86,7 @@ def eval_retrieval(
                 settings.benchmarks_dir,
                 settings.state_path() / "evals",
                 make_embedder(settings.embedder),
-                list(datasets or DATASETS),
+                [own] if own else list(datasets or DATASETS),
                 list(variants or DEFAULT_CONFIGS),
                 limit=limit,
                 on_progress=progress,
@@ -75,6 +94,28 @@ def eval_retrieval(
             )
         )
     _print_rows(rows, markdown, as_json)
+
+
+def _own_benchmark(
+    datasets: list[str], tools: Path | None, queries: Path | None
+) -> OwnBenchmark | None:
+    """The user's benchmark files, when given: both, and instead of dataset names."""
+    from toolweave.evals.own_benchmark import OwnBenchmark
+
+    if (tools is None) != (queries is None):
+        given, missing = ("--tools", "--queries") if tools else ("--queries", "--tools")
+        fail(InputError(f"{given} needs {missing} too: give both files of your benchmark"), code=2)
+    if tools is None or queries is None:
+        return None
+    if datasets:
+        fail(
+            InputError(
+                f"dataset names ({' '.join(datasets)}) do not go with --tools/--queries: "
+                "run your benchmark and the shared datasets as separate commands"
+            ),
+            code=2,
+        )
+    return OwnBenchmark(tools, queries)
 
 
 @eval_app.command("calls")

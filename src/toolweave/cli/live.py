@@ -4,6 +4,9 @@ with the current stage. Off a terminal it shows nothing, so piped output stays c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from rich.console import Group, RenderableType
 from rich.live import Live
 from rich.markup import escape
@@ -41,6 +44,17 @@ class PlanView:
     def __exit__(self, *exc: object) -> None:
         if self.live is not None:
             self.live.stop()
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """The live view off while the user answers a question on the terminal."""
+        if self.live is not None:
+            self.live.stop()
+        try:
+            yield
+        finally:
+            if self.live is not None:
+                self.live.start()
 
     def message(self, text: str) -> None:
         self.stage = text

@@ -1,4 +1,4 @@
-"""`toolweave trace list|show`: the stored runs of `toolweave ask`."""
+"""`toolweave trace list|show|prune`: the stored runs of `toolweave ask`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rich.table import Table
 
 from toolweave.cli.common import ConfigOption, fail, load_or_exit, out
 from toolweave.errors import ConfigError, InputError
+from toolweave.settings import Settings
 
 if TYPE_CHECKING:
     from toolweave.traces import TraceStore
@@ -69,14 +70,59 @@ def trace_show(
         out.print(escape(format_trace(trace)), soft_wrap=True)
 
 
+@trace_app.command("prune")
+def trace_prune(
+    older_than: Annotated[
+        float | None,
+        typer.Option(
+            "--older-than",
+            metavar="DAYS",
+            min=0,
+            help="Remove the traces older than DAYS (default: traces.max_age_days).",
+            show_default=False,
+        ),
+    ] = None,
+    max_mb: Annotated[
+        float | None,
+        typer.Option(
+            "--max-mb",
+            metavar="MB",
+            min=0,
+            help="Then the oldest while the store holds more than MB (default: traces.max_mb).",
+            show_default=False,
+        ),
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Remove old traces now (each `ask` does it too) and give their space back to the disk."""
+    settings = load_or_exit(config)
+    with _opened(settings) as store:
+        pruned = store.prune(older_than, max_mb, vacuum=True)
+    traces = "trace" if pruned.removed == 1 else "traces"
+    out.print(
+        f"removed {pruned.removed} {traces}; {escape(str(store.path))}: "
+        f"{_size(pruned.bytes_before)} -> {_size(pruned.bytes_after)}",
+        soft_wrap=True,
+    )
+
+
+def _size(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MB" if size >= 1 << 20 else f"{size / 1024:.0f} KB"
+
+
 @contextmanager
 def open_traces(config: Path | None) -> Iterator[TraceStore]:
     """The trace store of the configured state dir; exit 2 when it cannot be read."""
-    from toolweave.traces import TraceStore, trace_path
+    with _opened(load_or_exit(config)) as store:
+        yield store
 
-    settings = load_or_exit(config)
+
+@contextmanager
+def _opened(settings: Settings) -> Iterator[TraceStore]:
+    from toolweave.traces import TracePolicy, TraceStore, trace_path
+
     try:
-        with TraceStore(trace_path(settings)) as store:
+        with TraceStore(trace_path(settings), TracePolicy.of(settings)) as store:
             yield store
     except (ConfigError, InputError) as exc:
         fail(exc, code=2)

@@ -6,6 +6,8 @@ outside the test sample, Seal-Tools `dev.jsonl`, a sample of the ToolLens train 
 retrieval parameters are chosen on them, never on a test split. Gold tools are compared by
 `gold_key`: the tool key, except on LiveMCPBench, whose annotations name tools without their
 server (so the tool name is compared there).
+
+A user's own benchmark is read by `evals/own_benchmark.py`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from toolweave.catalog.sources import SEAL_TYPES, load_catalogue, slug
 from toolweave.errors import InputError
+from toolweave.evals.metrics import Gold, alternatives
 from toolweave.types import ServerInfo, ToolSpec
 
 DATASETS = ("toole-single", "toole-multi", "seal-in", "seal-out", "toollens", "livemcp")
@@ -33,7 +36,7 @@ TOOLLENS_DEV_SAMPLE = 1000
 class EvalQuery:
     id: str
     text: str
-    gold: frozenset[str]
+    gold: Gold  # tool keys, or sets of alternative keys (evals/metrics.py)
 
 
 @dataclass
@@ -45,6 +48,9 @@ class RetrievalDataset:
     by_name: bool = False  # gold tools are tool names, not server.tool keys
     # Real queries per tool key from a split disjoint from these queries (the "warm" index).
     logged: dict[str, list[str]] = field(default_factory=dict)
+    # The folder its indexes are kept in (default: its name up to the first "-", so the splits
+    # of one benchmark share them; indexes are keyed by the tools' content within it).
+    index_folder: str = ""
 
     def gold_key(self, tool_key: str) -> str:
         return tool_key.split(".", 1)[1] if self.by_name else tool_key
@@ -112,7 +118,7 @@ def _toole_single(root: Path, *, dev: bool) -> RetrievalDataset:
 def _by_tool(queries: list[EvalQuery]) -> dict[str, list[str]]:
     by_tool: dict[str, list[str]] = {}
     for query in queries:
-        for key in sorted(query.gold):
+        for key in sorted({k for entry in query.gold for k in alternatives(entry)}):
             by_tool.setdefault(key, []).append(query.text)
     return by_tool
 
@@ -242,3 +248,6 @@ def _livemcp(root: Path) -> RetrievalDataset:
                 EvalQuery(id=item["task_id"], text=item["Question"], gold=frozenset(gold))
             )
     return RetrievalDataset("livemcp", servers, tools, queries, by_name=True)
+
+
+# -- a user's own benchmark --------------------------------------------------------------------

@@ -1,8 +1,10 @@
-"""`toolweave eval retrieval`: tool retrieval quality and latency on the shared benchmarks.
+"""`toolweave eval retrieval`: tool retrieval quality and latency on the shared benchmarks, or
+on a benchmark of the user's own (`OwnBenchmark`: their tools and queries).
 
 Each configuration names a document style (how a tool is written into the index) and retrieval
 options. Indexes are built once per dataset and style, then cached under
-`<state dir>/evals/<dataset>/<style>`; no test query ever enters an index (zero-shot).
+`<state dir>/evals/<dataset>/<style>` (`own/<style>` for a user's benchmark), named by the
+tools' content; no test query ever enters an index (zero-shot).
 
 Document styles:
     plain        one segment per tool: "readable name: description" (the baseline documents)
@@ -20,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -31,6 +33,7 @@ from toolweave.catalog.augment import LoggedQueries, generated_segments
 from toolweave.catalog.documents import build_tool_doc, spec_segments
 from toolweave.evals.datasets import RetrievalDataset
 from toolweave.evals.metrics import score_all
+from toolweave.evals.own_benchmark import OwnBenchmark
 from toolweave.evals.ranking import tools_key
 from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.store import ToolIndex
@@ -126,7 +129,8 @@ async def eval_index(
     tools whose text changed."""
     logged = json.dumps(dataset.logged, sort_keys=True) if style == "warm" else ""
     key = tools_key(dataset.tools, style, logged)
-    path = folder / dataset.name.split("-")[0] / f"{style}-v{EVAL_INDEX_VERSION}-{key}"
+    group = dataset.index_folder or dataset.name.split("-")[0]
+    path = folder / group / f"{style}-v{EVAL_INDEX_VERSION}-{key}"
     index = ToolIndex(path, embedder_id=embedder.id, dim=embedder.dim)
     if len(index) == len(dataset.tools):
         return index
@@ -210,17 +214,19 @@ async def run_retrieval_eval(
     benchmarks: Path,
     folder: Path,
     embedder: Embedder,
-    datasets: list[str],
+    datasets: Sequence[str | OwnBenchmark],
     configs: list[str],
     *,
     limit: int | None = None,
     on_progress: Progress = lambda *_: None,
     llm: Callable[[], LLM] | None = None,
 ) -> list[EvalRow]:
-    """Every configuration on every dataset, in that order. `llm` makes the LLM, for the
-    variants that use one (made once, only when such a variant runs)."""
+    """Every configuration on every dataset (a shared one's name, or a user's files), in that
+    order. `llm` makes the LLM, for the variants that use one (made once, only when such a
+    variant runs)."""
     from toolweave.errors import InputError
     from toolweave.evals.datasets import load_dataset
+    from toolweave.evals.own_benchmark import load_own_benchmark
 
     unknown = [c for c in configs if c not in CONFIGS]
     if unknown:
@@ -230,8 +236,12 @@ async def run_retrieval_eval(
         raise InputError("the LLM variants need an LLM")
     model = llm() if needs_llm and llm is not None else None
     rows = []
-    for name in datasets:
-        dataset = load_dataset(name, benchmarks, limit=limit)
+    for item in datasets:
+        dataset = (
+            load_own_benchmark(item, limit=limit)
+            if isinstance(item, OwnBenchmark)
+            else load_dataset(item, benchmarks, limit=limit)
+        )
         indexes: dict[str, ToolIndex] = {}
         for config_name in configs:
             config = CONFIGS[config_name]

@@ -14,7 +14,7 @@ from typing import Any
 from toolweave.catalog.documents import describe_parameters
 from toolweave.errors import LLMError
 from toolweave.language.binding import Filled, extract_arguments
-from toolweave.language.parameters import json_type
+from toolweave.language.parameters import adds_things, json_type
 from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json, schema_problems
@@ -38,7 +38,27 @@ async def fill_arguments(
     if problems := schema_problems(filled.arguments, schema):
         text = "arguments do not fit the tool's schema: " + "; ".join(problems)
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
+    elif empty := _nothing_to_create(tool, filled.arguments):
+        # create_entities(entities=[]) "succeeds" having created nothing: no call at all.
+        text = f"{tool.key} would create nothing: {empty} is empty"
+        filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     return filled
+
+
+def _nothing_to_create(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:
+    """The required list argument a tool that adds things was given empty, if any."""
+    if not adds_things(tool.name):
+        return None
+    properties = tool.input_schema.get("properties") or {}
+    required = tool.input_schema.get("required") or []
+    return next(
+        (
+            name
+            for name in required
+            if json_type(properties.get(name, {})) == "array" and arguments.get(name) == []
+        ),
+        None,
+    )
 
 
 async def _fill_with_llm(

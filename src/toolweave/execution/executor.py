@@ -3,6 +3,9 @@ arguments and calls it (the DAG scheduler, scheduler.py). A failing step becomes
 with an error and never stops the others; a step that did not run (its dependency failed, the
 budget ran out) gets one saying why, so the answer can say what was not done.
 
+Before a call, the side-effect policy (policy.py) may refuse it: a tool that may destroy data
+without consent, or anything not read-only in a dry run; the refusal is the step's observation.
+
 Self-reflection: a step whose tool cannot be given its required arguments asks `reflect` (the
 index searched again with the step's own words, deeper than its shortlist) for other tools and
 takes the first whose arguments it can fill.
@@ -16,6 +19,7 @@ from contextlib import suppress
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
+from toolweave.execution.policy import Policy
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
 from toolweave.models.base import LLM
@@ -40,8 +44,10 @@ async def run_plan(
     on_progress: Callable[[str], None] = lambda _: None,
     on_event: Callable[[Event], None] = lambda _: None,
     reflect: Reflect | None = None,
+    policy: Policy | None = None,
 ) -> list[Observation]:
     by_key = {t.key: t for t in tools}
+    policy = policy or Policy()
 
     async def reconsider(step: Step) -> None:
         """Another tool for a step whose arguments do not fit its own, if one fits."""
@@ -79,6 +85,8 @@ async def run_plan(
             await reconsider(step)
         if step.problem is not None:
             return Observation.of(step, error=str(step.problem))
+        if refusal := await policy.refusal(step, by_key[step.key]):
+            return Observation.of(step, error=refusal)
         on_progress(f"calling {step.key}")
         outcome = await caller.call(step.server, step.tool, step.arguments)
         return Observation.of(

@@ -283,6 +283,11 @@ class ToolIndex:
             if digest
         }
 
+    def tool_specs(self) -> list[ToolSpec]:
+        """Every live tool's spec, as its server listed it when it was indexed."""
+        rows = self.db.execute("SELECT spec FROM tools WHERE live = 1 ORDER BY id")
+        return [ToolSpec.model_validate_json(spec) for (spec,) in rows]
+
     def tool_spec(self, key: str) -> ToolSpec | None:
         row = self.db.execute(
             "SELECT spec FROM tools WHERE key = ? AND live = 1", (key,)

@@ -73,3 +73,12 @@ def place_role(name: str) -> str | None:
     """ "origin" or "destination" when the parameter's name says which place it is."""
     words = set(readable_name(name).split())
     return next((role for role, names in ROLE_WORDS.items() if words & names), None)
+
+
+# Verbs of tools that add things: given an empty list of them, they "succeed" doing nothing.
+_ADDING = {"create", "add", "insert", "write", "append", "upload", "post", "put", "save"}
+
+
+def adds_things(tool_name: str) -> bool:
+    """Whether the tool's name says it adds things ("create_entities", "addObservations")."""
+    return bool(_ADDING & set(readable_name(tool_name).split()[:1]))
