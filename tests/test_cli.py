@@ -72,9 +72,11 @@ def test_ask_stores_a_trace_that_trace_show_prints(tmp_path: Path) -> None:
     assert "route: parallel (" in text
     assert re.search(r"timings: analyse \d+ ms .*connect \d+ ms .* total", text)
     assert "s1 calc.percentage: What is 15% of 2,340" in text
-    assert "percent = 15 (extracted)" in text and "value = 2340 (extracted)" in text
+    # Each value with the words of the clause it was read from.
+    assert 'percent = 15 (extracted "15%")' in text and 'value = 2340 (extracted "2,340")' in text
     assert "s2 time.get_current_time: what time is it in Tokyo?" in text
-    assert 'timezone = "Asia/Tokyo" (extracted)' in text and "candidates: calc.percentage" in text
+    assert 'timezone = "Asia/Tokyo" (extracted "Tokyo")' in text
+    assert "candidates: calc.percentage" in text
     assert re.search(r"s1 calc\.percentage \d+ ms ok: .*351", text)
     assert re.search(r"s2 time\.get_current_time \d+ ms ok: .*Asia/Tokyo", text)
     assert "15% of 2,340 = 351 [1]" in text

@@ -456,6 +456,8 @@ def _plan(answer: Answer) -> str:
         lines.append(f"  {step.id} {step.key}{after}: {step.clause.text}")
         for name, value in step.arguments.items():
             origin = step.argument_origins.get(name, "?")
+            if span := step.argument_spans.get(name):  # the words it was read from
+                origin += f' "{step.clause.text[span.start : span.end]}"'
             lines.append(f"     {name} = {json.dumps(value, ensure_ascii=False)} ({origin})")
         if step.candidates:
             ranked = ", ".join(f"{c.tool.key} {c.score:.3f}" for c in step.candidates)

@@ -259,6 +259,8 @@ class Step(_Model):
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     argument_origins: dict[str, str] = Field(default_factory=dict)
+    # Where the clause gives each argument it was extracted from (offsets in `clause.text`).
+    argument_spans: dict[str, Span] = Field(default_factory=dict)
     depends_on: list[str] = Field(default_factory=list)
     candidates: list[Candidate] = Field(default_factory=list)
     # Set when the step cannot be called (no tool, arguments that do not fit, a plan defect).

@@ -106,3 +106,25 @@ def test_a_clause_that_was_not_analysed_is_refused() -> None:
 
     with pytest.raises(ValueError, match="not analysed"):
         extract_arguments({"properties": {"q": {"type": "string"}}}, Clause(index=0, text="x"))
+
+
+def test_each_extracted_value_records_where_the_clause_gives_it() -> None:
+    clause = clause_of(0, 'convert 9:30 am from London to Tokyo and label it "trip"', TODAY)
+    schema = {
+        "properties": {
+            "source_timezone": {"type": "string", "description": "IANA timezone"},
+            "time": {"type": "string", "description": "HH:MM"},
+            "target_timezone": {"type": "string", "description": "IANA timezone"},
+            "label": {"type": "string"},
+        },
+        "required": ["source_timezone", "time", "target_timezone", "label"],
+    }
+    filled = extract_arguments(schema, clause)
+    words = {name: clause.text[s.start : s.end] for name, s in filled.spans.items()}
+    assert words == {
+        "source_timezone": "London",
+        "time": "9:30 am",
+        "target_timezone": "Tokyo",
+        "label": "trip",
+    }
+    assert filled.arguments["time"] == "09:30"  # the value normalised, its words kept

@@ -68,7 +68,8 @@ async def run_plan(
             await prepare_step(other, by_key, llm)
             if other.problem is None:
                 on_progress(f"{step.id}: {tried} could not be called; {candidate.tool.key} can")
-                for name in ("server", "tool", "arguments", "argument_origins", "candidates"):
+                fields = ("server", "tool", "arguments", "argument_origins", "argument_spans")
+                for name in (*fields, "candidates"):
                     setattr(step, name, getattr(other, name))
                 step.problem = None
                 return

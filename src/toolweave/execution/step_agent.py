@@ -40,3 +40,4 @@ async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None
         filled.origins,
         filled.problem,
     )
+    step.argument_spans = filled.spans
