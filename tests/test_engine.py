@@ -220,33 +220,6 @@ async def test_the_index_follows_the_servers_and_every_search_mode_uses_it(tmp_p
         assert {s.state for s in engine.servers} == {"idle"}
 
 
-async def test_a_static_catalogue_is_indexed_and_searched(tmp_path: Path) -> None:
-    catalogue = tmp_path / "tool.jsonl"
-    records = [
-        {
-            "api_name": "bookHotel",
-            "api_description": "Book a hotel room in a city",
-            "field": "Travel",
-            "parameters": {"city": {"type": "str", "description": "City"}},
-            "required": ["city"],
-        },
-        {
-            "api_name": "getStockPrice",
-            "api_description": "Current price of a stock ticker",
-            "field": "Finance",
-            "parameters": {"ticker": {"type": "str", "description": "Ticker"}},
-            "required": ["ticker"],
-        },
-    ]
-    catalogue.write_text("\n".join(json.dumps(r) for r in records))
-    settings = configured(tmp_path)
-    async with Engine.open(settings, servers=False, index_folder=tmp_path / "cat") as engine:
-        report = await engine.index_catalogue(catalogue)
-        assert len(report.added) == 2 and engine.index.stats()["servers"] == 2
-        hits = await engine.search_tools("reserve a room in Rome")
-        assert hits[0].key == "travel.bookHotel"
-
-
 async def test_the_trace_holds_each_llm_prompt_and_response(tmp_path: Path) -> None:
     question = "What time is it at the Brandenburg Gate?"  # no value in it names a timezone
     with OpenAIServer() as server:

@@ -141,6 +141,7 @@ class Engine:
         self._enter_lock = asyncio.Lock()
         self._warming: asyncio.Task[Any] | None = None
         self._stack: AsyncExitStack | None = None  # closes what the engine opened
+        self._trace_policy = TracePolicy.of(settings)  # reads the servers' secrets once
         self.last_sync: SyncReport | None = None
 
     @classmethod
@@ -338,8 +339,7 @@ class Engine:
         if self.settings.ask.traces:
             # SQLite blocks: off the event loop, which may be serving other questions.
             path = trace_path(self.settings)
-            policy = TracePolicy.of(self.settings)
-            stored = (path, answer, llm.calls, policy)
+            stored = (path, answer, llm.calls, self._trace_policy)
             answer.trace_id = await asyncio.to_thread(store_trace, *stored)
         emit(Finished(answer))
         return answer
@@ -432,7 +432,7 @@ class Engine:
         await self.connect(needed)
 
     def _policy(self, options: AskOptions) -> Policy:
-        approved = approved_tools(self.settings.policy.auto_approve, self.settings.servers())
+        approved = approved_tools(self.settings.policy.auto_approve, self.pool.specs)
         return Policy(approved, options.approve_all, options.dry_run, options.confirm)
 
     async def _execute(
@@ -537,17 +537,6 @@ def check_question(question: str, max_chars: int) -> str:
             "(setting ask.max_question_chars): shorten it or raise the limit"
         )
     return question
-
-
-def describe_event(event: Event, plan: Plan) -> str:
-    """One line of live progress: "s2 time.get_current_time: finished in 27 ms"."""
-    if event.kind in ("plan", "stopped"):
-        return f"plan: {event.detail}"
-    step = next((s for s in plan.steps if s.id == event.step_id), None)
-    name = step.key if step and step.tool else "(no tool)"
-    timing = f" in {event.elapsed_ms:.0f} ms" if event.elapsed_ms is not None else ""
-    detail = f": {event.detail}" if event.detail else ""
-    return f"{event.step_id} {name}: {event.kind}{timing}{detail}"
 
 
 def catalogue_folder(settings: Settings, catalogue: Path) -> Path:

@@ -70,7 +70,7 @@ def api_keys(settings: Settings, env: Mapping[str, str] | None = None) -> dict[s
 
 def configured_secrets(settings: Settings, env: Mapping[str, str] | None = None) -> list[str]:
     """Every secret of these settings: of the servers (disabled ones too) and the API keys."""
-    specs = [*settings.servers().values(), *settings.mcp_servers.values()]
+    specs = settings.all_servers().values()
     return _usable([*server_secrets(specs), *api_keys(settings, env).values()])
 
 

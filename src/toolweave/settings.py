@@ -208,9 +208,10 @@ class Settings(_Section):
 
     def servers(self) -> dict[str, ServerSpec]:
         """The enabled servers: built-in defaults, then JSON imports, then the file's own."""
-        return {name: spec for name, spec in self._all_servers().items() if not spec.disabled}
+        return {name: spec for name, spec in self.all_servers().items() if not spec.disabled}
 
-    def _all_servers(self) -> dict[str, ServerSpec]:
+    def all_servers(self) -> dict[str, ServerSpec]:
+        """Every configured server, disabled ones too."""
         merged = default_servers(self.docs_dir)
         for path in self.mcp_json:
             merged.update(_read_mcp_json(path))
@@ -222,7 +223,7 @@ class Settings(_Section):
         return [
             f"server {name!r}: ignored the key(s) {', '.join(spec.unknown_keys)}, which no MCP "
             "client is known to use"
-            for name, spec in self._all_servers().items()
+            for name, spec in self.all_servers().items()
             if spec.unknown_keys
         ]
 

@@ -95,7 +95,6 @@ class ServerPool:
         self.reconnect = reconnect
         self.max_backoff_s = max_backoff_s
         self.on_tools_changed = on_tools_changed
-        self.startup_ms = 0.0
         # lazy: entering the pool starts nothing; `start` starts servers as they are needed.
         self.lazy = lazy
         self._servers = {name: _Server(name) for name in [*servers, *self.native]}
@@ -158,13 +157,11 @@ class ServerPool:
     async def __aenter__(self) -> ServerPool:
         if self.lazy:
             return self
-        started = time.perf_counter()
         try:
             await self.settle(self._servers)
         except BaseException as exc:  # interrupted while starting: __aexit__ would not run
             await self.__aexit__(type(exc), exc, exc.__traceback__)
             raise
-        self.startup_ms = round((time.perf_counter() - started) * 1000, 1)
         return self
 
     async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:

@@ -130,11 +130,6 @@ _DATE = re.compile(
 )
 
 
-def blank_dates(text: str) -> str:
-    """The text with dates blanked out (same length), so their digits are not numbers."""
-    return _DATE.sub(lambda match: " " * len(match.group()), text)
-
-
 def dates(text: str, today: date) -> list[str]:
     """Dates as ISO 'YYYY-MM-DD'; relative words and weekdays are resolved against `today`."""
     return [d.iso for d in dates_in(text, today)]
