@@ -21,12 +21,14 @@ UNSAID = tool("do_something")  # no annotations at all
 SPEC_DEFAULT = tool("change", read_only=False)  # the spec's default: may destroy
 
 
-def step(spec: ToolSpec) -> Step:
+def step(spec: ToolSpec, clause: str = "") -> Step:
+    """A step whose clause asks for what the tool does (its name, by default)."""
     from datetime import date
 
     from toolweave.language import clause_of
 
-    return Step(id="s1", clause=clause_of(0, "x", date(2026, 1, 1)), server="fs", tool=spec.name)
+    text = clause or spec.name.replace("_", " ")
+    return Step(id="s1", clause=clause_of(0, text, date(2026, 1, 1)), server="fs", tool=spec.name)
 
 
 def test_what_may_destroy() -> None:
@@ -68,3 +70,16 @@ async def test_the_user_is_asked_and_may_decline() -> None:
 def test_desktop_clients_auto_approve_lists_count() -> None:
     servers = {"fs": ServerSpec.model_validate({"command": "npx", "autoApprove": ["write_file"]})}
     assert approved_tools(["git.*"], servers) == {"git.*", "fs.write_file"}
+
+
+async def test_a_tool_that_changes_things_runs_only_when_its_action_is_asked_for() -> None:
+    """server-memory's delete_entities was planned for "how many entities are there"."""
+    delete = tool("delete_entities", read_only=False, destructive=True)
+    policy = Policy(approve_all=True)
+    refused = await policy.refusal(step(delete, "how many entities are in the graph"), delete)
+    assert refused == "not run: the question does not ask for what fs.delete_entities does"
+    assert await policy.refusal(step(delete, "forget the entity Alice"), delete) is None
+    assert await policy.refusal(step(MKDIR, "make a folder called notes"), MKDIR) is None
+    # A verb the table does not know: nothing can be told, the consent rules decide.
+    gzip = tool("gzip-file-as-resource", read_only=False, destructive=False)
+    assert await policy.refusal(step(gzip, "compress it"), gzip) is None

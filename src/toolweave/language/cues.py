@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from toolweave.language.text import readable_name
+
 _WRAPPER = re.compile(
     r"^(?:please\s+)?(?:"
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+(?:to\s+)?)?"
@@ -80,3 +82,34 @@ _BACK_REFERENCE = re.compile(r"\b(?:it|them|the result|that result|this)\b", re.
 def refers_back(clause: str) -> bool:
     """Whether the clause points at an earlier result instead of naming its content."""
     return _BACK_REFERENCE.search(clause) is not None
+
+
+# What a tool that changes something does, by the verb in its name, and the words a request for
+# it uses: "how many entities are there" asks for no delete_entities.
+_ACTIONS = {
+    "write": {"write", "save", "store", "put", "overwrite"},
+    "edit": {"edit", "change", "modify", "replace", "update", "fix"},
+    "update": {"update", "change", "modify", "edit", "set"},
+    "create": {"create", "make", "add", "new", "remember", "record", "save", "open", "start"},
+    "add": {"add", "append", "create", "remember", "record", "insert", "stage", "attach"},
+    "insert": {"insert", "add", "append", "put"},
+    "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
+    "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
+    "move": {"move", "rename", "mv", "relocate"},
+    "rename": {"rename", "move"},
+    "commit": {"commit"},
+    "reset": {"reset", "unstage", "undo"},
+    "checkout": {"checkout", "switch"},
+    "send": {"send", "post", "email", "mail", "message", "notify"},
+    "post": {"post", "send", "publish"},
+}
+
+
+def asks_for_action(tool_name: str, clause: str) -> bool | None:
+    """Whether the clause asks for what the tool's name says it does; None when its name has
+    no verb this table knows (nothing can be told from it)."""
+    verbs = [word for word in readable_name(tool_name).split() if word in _ACTIONS]
+    if not verbs:
+        return None
+    asked = set(re.findall(r"[a-z]+", clause.lower()))
+    return any(any(w.startswith(s) for w in asked for s in _ACTIONS[v]) for v in verbs)
