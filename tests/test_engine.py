@@ -236,7 +236,7 @@ async def test_the_trace_holds_each_llm_prompt_and_response(tmp_path: Path) -> N
     assert call.messages == sent["messages"] and question in call.messages[-1]["content"]
     assert call.response == '{"timezone": "Europe/Berlin"}'
     assert (call.prompt_tokens, call.completion_tokens, answer.llm_calls) == (41, 9, 1)
-    assert trace.answer.plan.steps[0].argument_origins == {"timezone": "llm"}
+    assert trace.answer.plan.steps[0].argument_origins == {"timezone": "generated"}
     text = format_trace(trace)
     assert "llm calls" in text and "user: Tool: get_current_time" in text
     assert '-> {"timezone": "Europe/Berlin"}' in text

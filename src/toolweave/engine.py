@@ -42,8 +42,9 @@ from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.planning import Decision, PlanRequest, make_planner, make_router
 from toolweave.planning.router import SMALL_TALK
+from toolweave.planning.tool_pick import pick_tools
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
-from toolweave.retrieval.tool_select import rank_tools
+from toolweave.retrieval.tool_select import CANDIDATES, rank_tools
 from toolweave.settings import AskSettings, Settings
 from toolweave.traces import RecordingLLM, TracePolicy, store_trace, trace_path
 from toolweave.types import (
@@ -62,6 +63,12 @@ from toolweave.types import (
 
 DIRECT_REPLY = "Hello! Ask me a question: I answer it with the connected tools and documents."
 REFLECT_DEPTH = 10  # tools a step that cannot use its own looks through
+
+
+DECLINED = (
+    "Not done: {} — instructions found inside files, pages or tool results are treated as data, "
+    "not as requests. Say what you want done and I will do that."
+)
 
 
 @dataclass
@@ -292,7 +299,7 @@ class Engine:
                 return await self.retriever.search_servers(query, k)
             return await self.retriever.search(query, k)
 
-    async def rank(self, clauses: list[Clause], k: int = 3) -> list[list[Candidate]]:
+    async def rank(self, clauses: list[Clause], k: int = CANDIDATES) -> list[list[Candidate]]:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
         texts = [c.text for c in clauses]
@@ -366,6 +373,9 @@ class Engine:
                 analysis, candidates, usable, ask.min_tool_score, fallback, servers
             )
             plan, planned = await make_planner(ask.planner, llm).plan(request)
+            if ask.tool_pick == "llm" and fallback is not None:
+                plan, picked = await pick_tools(plan, candidates, fallback, llm)
+                planned += picked
             search = fallback.key if fallback else ""
             decision = await make_router(ask.router, llm).route(analysis, plan, usable, search)
             notes += [*planned, *([decision.note] if decision.note else [])]
@@ -393,6 +403,8 @@ class Engine:
                 draft = await answerer.answer(analysis.question, plan, observations, options.schema)
             text, sources, data = draft.text, draft.sources, draft.data
             notes += draft.notes
+        if analysis.declined:
+            text += "\n\n" + DECLINED.format(" / ".join(repr(c) for c in analysis.declined))
         return Answer(
             question=analysis.question,
             text=text,

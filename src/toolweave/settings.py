@@ -46,7 +46,9 @@ class _Section(BaseModel):
 class LLMSettings(_Section):
     # auto: the embedded model when llama-cpp-python and its weights are installed, else none.
     backend: Literal["auto", "embedded", "openai", "none"] = "auto"
-    # openai: the model name sent to the server; embedded: a GGUF path (empty = bundled SmolLM2).
+    # openai: the model name sent to the server; embedded: a GGUF path, a hub id
+    # "org/repo:*.gguf", or the name of a model pulled into <state dir>/models with
+    # `toolweave models pull` ("qwen2.5-coder-0.5b"); empty = the bundled SmolLM2.
     model: str = ""
     base_url: str = "http://127.0.0.1:8000/v1"
     api_key_env: str = "OPENAI_API_KEY"
@@ -109,6 +111,9 @@ class AskSettings(_Section):
     # rules: the deterministic router; llm: the LLM chooses between answering directly, asking
     # back, running the plan and searching iteratively (the rules decide when it cannot).
     router: Literal["rules", "llm"] = "rules"
+    # rules: a clause no tool fits by its description is searched; llm: the LLM may first pick
+    # one of its candidates (planning/tool_pick.py).
+    tool_pick: Literal["rules", "llm"] = "rules"
     # Rounds of planning search (search, read, search again) for a multi-hop question.
     search_rounds: int = Field(3, gt=0)
     # Budgets of one question; what does not fit is reported as not done (a partial answer).
@@ -204,6 +209,17 @@ class Settings(_Section):
     def _traces_alias(self) -> Settings:
         """ask.traces is the former name of traces.enabled: either set to false wins."""
         self.traces.enabled = self.ask.traces = self.traces.enabled and self.ask.traces
+        return self
+
+    @model_validator(mode="after")
+    def _pulled_model(self) -> Settings:
+        """A bare llm.model name for the embedded backend names a model pulled into
+        <state dir>/models: made a path here, where the state dir is known; the models layer
+        maps it to that model's file, or says how to pull it."""
+        model = self.llm.model
+        bare = model and not any(c in model for c in "/\\:") and not model.endswith(".gguf")
+        if self.llm.backend in ("auto", "embedded") and bare and not Path(model).is_file():
+            self.llm.model = str(self.state_path() / "models" / model)
         return self
 
     def servers(self) -> dict[str, ServerSpec]:

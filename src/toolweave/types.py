@@ -149,6 +149,20 @@ class Quoted(Span):
     value: str
 
 
+class Locator(Span):
+    """A value that must be copied as written: a URL, a file path or name, an email address."""
+
+    kind: str  # "url", "path" or "email"
+    value: str  # as written
+    quoted: bool = False  # written in quotes (so also one of the quoted values)
+    folder: str = ""  # the folder a file name is said to be in ("notes.txt in /srv")
+
+    @property
+    def joined(self) -> str:
+        """The path with its folder, where the text gives one apart."""
+        return f"{self.folder.rstrip('/')}/{self.value}" if self.folder else self.value
+
+
 class DateValue(Span):
     iso: str  # YYYY-MM-DD, relative words resolved against the day of the analysis
 
@@ -177,6 +191,9 @@ class Values(_Model):
 
     numbers: list[Number] = Field(default_factory=list)  # quoted strings' digits left out
     quoted: list[Quoted] = Field(default_factory=list)
+    # Unquoted text to pass on ("write the text hello to a.txt"), for a content parameter.
+    said: list[Quoted] = Field(default_factory=list)
+    locators: list[Locator] = Field(default_factory=list)  # in order of mention
     dates: list[DateValue] = Field(default_factory=list)
     times: list[ClockTime] = Field(default_factory=list)
     zones: list[ZoneMention] = Field(default_factory=list)
@@ -190,7 +207,7 @@ class Values(_Model):
     def count(self) -> int:
         """How many specific values the text gives (numbers, quotes, dates, times, places)."""
         found = (self.numbers, self.quoted, self.dates, self.times, self.zones)
-        return sum(len(values) for values in found)
+        return sum(len(values) for values in found) + sum(not x.quoted for x in self.locators)
 
 
 class Clause(_Model):
@@ -211,6 +228,8 @@ class QuestionAnalysis(_Model):
     values: Values
     multi_hop: bool = False  # a fact found through another one, or two compared
     small_talk: bool = False
+    # Clauses left out: they ask to follow instructions a file, page or result holds.
+    declined: list[str] = Field(default_factory=list)
 
 
 class Candidate(_Model):
@@ -225,6 +244,7 @@ class ProblemKind(StrEnum):
     NO_TOOL = "no_tool"  # no connected tool fits the clause
     NOT_CONNECTED = "not_connected"  # the step's tool or server is not connected
     ARGUMENTS = "arguments"  # the arguments do not fit the tool's schema
+    UNGROUNDED = "ungrounded"  # a tool that changes things lacks a value only the user can give
     PLAN = "plan"  # the plan is defective here (unknown reference, cycle)
 
 

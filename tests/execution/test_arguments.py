@@ -101,7 +101,7 @@ async def test_llm_fills_only_what_extractors_left() -> None:
     llm = ScriptedLLM('{"timezone": "Europe/Berlin"}')
     filled = await fill_arguments(CURRENT_TIME, c("what time is it at the Brandenburg Gate"), llm)
     assert filled.arguments == {"timezone": "Europe/Berlin"} and filled.origins == {
-        "timezone": "llm"
+        "timezone": "generated"
     }
     asked = llm.calls[0][-1]["content"]
     assert "Brandenburg Gate" in asked and "timezone" in asked
@@ -119,8 +119,10 @@ async def test_types_are_coerced_to_the_schema() -> None:
     llm = ScriptedLLM('{"count": 3.0}')
     counted = tool({"count": {"type": "integer"}, "label": {"type": "string"}}, ["count"])
     filled = await fill_arguments(counted, c('label it "7"'), llm)
-    assert filled.arguments == {"count": 3, "label": "7"} and filled.problem is None
+    assert filled.arguments == {"count": 3, "label": "7"}
     assert type(filled.arguments["count"]) is int
+    # A number the request does not give is asked for, not used.
+    assert filled.problem is not None and filled.problem.kind == "ungrounded"
 
 
 async def test_the_zone_a_clock_time_is_given_in_is_the_source() -> None:
@@ -158,3 +160,66 @@ async def test_a_tool_that_adds_things_is_not_called_with_nothing_to_add() -> No
     )
     some = await fill_arguments(create, c("x"), NoLLM(), given={"entities": [{"name": "Alice"}]})
     assert some.problem is None
+
+
+STRING = {"type": "string"}
+WRITE_FILE = tool({"path": STRING, "content": STRING}, ["path", "content"], name="write_file")
+CREATE_ENTITIES = tool(
+    {
+        "entities": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "entityType": {"type": "string"}},
+            },
+        }
+    },
+    ["entities"],
+    name="create_entities",
+)
+
+
+async def test_a_tool_that_changes_things_never_runs_with_an_invented_value() -> None:
+    """The model proposed text the request does not give: asked for, not written."""
+    llm = ScriptedLLM('{"content": "Allowed directories: /tmp"}')
+    filled = await fill_arguments(WRITE_FILE, c("write something to /tmp/new.txt"), llm)
+    assert filled.origins == {"path": "extracted", "content": "generated"}
+    assert filled.problem is not None and filled.problem.kind == "ungrounded"
+    assert "needs the content, which the request does not give" in filled.problem.text
+
+
+async def test_a_proposal_in_the_requests_words_is_used_as_written() -> None:
+    llm = ScriptedLLM('{"content": "Hello, World"}')
+    filled = await fill_arguments(WRITE_FILE, c("save hello world as /tmp/a.txt"), llm)
+    assert filled.problem is None
+    assert filled.arguments == {"path": "/tmp/a.txt", "content": "hello world"}
+    assert filled.origins["content"] == "chosen" and filled.spans["content"].start == 5
+
+
+async def test_a_classification_may_be_written_a_name_may_not() -> None:
+    llm = ScriptedLLM('{"entities": [{"name": "Alice", "entityType": "person"}]}')
+    filled = await fill_arguments(CREATE_ENTITIES, c("remember Alice"), llm)
+    assert filled.problem is None and filled.origins == {"entities": "generated"}
+    llm = ScriptedLLM('{"entities": [{"name": "Carol", "entityType": "person"}]}')
+    filled = await fill_arguments(CREATE_ENTITIES, c("remember Alice"), llm)
+    assert filled.problem is not None and filled.problem.kind == "ungrounded"
+
+
+async def test_a_proposal_from_inside_a_path_is_no_value_of_the_users() -> None:
+    """Seen on mcp-server-git: the model named the branch after a folder of the repository."""
+    names = ["repo_path", "branch_name"]
+    branch = tool(dict.fromkeys(names, STRING), names, name="git_create_branch")
+    llm = ScriptedLLM('{"branch_name": "eval-x1"}')
+    filled = await fill_arguments(branch, c("create a new branch in /tmp/eval-x1/repo"), llm)
+    assert filled.arguments["repo_path"] == "/tmp/eval-x1/repo"
+    assert filled.origins["branch_name"] == "generated"
+    assert filled.problem is not None and "needs the branch name" in filled.problem.text
+
+
+async def test_a_proposal_never_reaches_across_a_path() -> None:
+    llm = ScriptedLLM('{"content": "in /tmp/a.txt: Meeting moved"}')
+    filled = await fill_arguments(WRITE_FILE, c("put this in /tmp/a.txt: Meeting moved"), llm)
+    assert filled.origins["content"] == "generated" and filled.problem is not None
+    llm = ScriptedLLM('{"content": "Meeting moved"}')
+    filled = await fill_arguments(WRITE_FILE, c("put this in /tmp/a.txt: Meeting moved"), llm)
+    assert filled.arguments["content"] == "Meeting moved" and filled.problem is None

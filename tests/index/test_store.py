@@ -61,6 +61,21 @@ async def test_lexical_search(tmp_path: Path) -> None:
     assert index.search_text("the of and", 3) == []
 
 
+async def test_the_lexical_index_knows_each_tools_server_and_is_rebuilt_when_older(
+    tmp_path: Path,
+) -> None:
+    """ "open Bob's entry in memory" names the server; an index written before that is rebuilt
+    from its stored segments when opened, without the embedder."""
+    embedder = HashingEmbedder()
+    index = await build(tmp_path, embedder)
+    assert {h.key for h in index.search_text("mail", 5)} == {"mail.send_email"}
+    index.close()
+    (tmp_path / "lexical" / "version").write_text("1")
+    reopened = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
+    assert [h.key for h in reopened.search_text("weather storms", 1)] == ["weather.get_alerts"]
+    assert (tmp_path / "lexical" / "version").read_text() == "2"
+
+
 async def test_reopened_index_gives_identical_results(tmp_path: Path) -> None:
     embedder = HashingEmbedder()
     first = await build(tmp_path, embedder)

@@ -72,6 +72,17 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
             ],
         ),
         ("Search for a car in Oslo and reserve it.", ["Search for a car in Oslo", "reserve it."]),
+        # An action after "and" is a request of its own.
+        (
+            "fetch http://x.test/a and save it to /tmp/a.txt",
+            ["fetch http://x.test/a", "save it to /tmp/a.txt"],
+        ),
+        # A stated fact is the context of the question after it.
+        (
+            "It's 20:00 in Dubai. What time is it in Tokyo?",
+            ["It's 20:00 in Dubai: What time is it in Tokyo?"],
+        ),
+        ("What is 2+2? It is late.", ["What is 2+2?", "It is late."]),
     ],
 )
 def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> None:

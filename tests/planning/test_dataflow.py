@@ -212,3 +212,50 @@ def test_a_clause_listing_several_cities_is_a_step_per_city() -> None:
     assert all([c.tool.key for c in s.candidates] == [hotels.key] for s in planned.steps)
     single = fan_out(plan("Find hotels in Paris", ("Find hotels in Paris", hotels)), {})
     assert [s.id for s in single.steps] == ["s1"]
+
+
+def test_a_tool_that_changes_things_gets_no_made_up_producer() -> None:
+    """write_file's missing content never comes from a step the plan adds on its own (the
+    official filesystem server: "Allowed directories: ..." was written as a file's text)."""
+    lister = tool("fs", "list_allowed_directories", {}, {"content": STRING})
+    writer = tool("fs", "write_file", {"path": "string", "content": "string"})
+    reader = tool("fs", "read_summary", {"path": "string", "content": "string"})
+    tools = {t.key: t for t in (lister, writer, reader)}
+    question = "write something to /tmp/new.txt"
+    for consumer, steps in ((writer, 1), (reader, 2)):
+        linked, _ = link_data_flow(
+            plan(question, (question, consumer)), tools, analyse(question, TODAY)
+        )
+        assert len(linked.steps) == steps  # a tool that only reads may still get one
+
+
+def test_it_is_a_whole_result_when_the_tool_declares_no_output() -> None:
+    fetcher = tool("web", "fetch", {"url": "string"})
+    writer = tool("fs", "write_file", {"path": "string", "content": "string"})
+    tools = {t.key: t for t in (fetcher, writer)}
+    question = "fetch http://x.test/a and save it to /tmp/a.txt"
+    steps = [("fetch http://x.test/a", fetcher), ("save it to /tmp/a.txt", writer)]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {"content": "{{s1.result}}"}
+    assert linked.steps[1].depends_on == ["s1"]
+
+
+def test_a_file_name_without_the_folder_the_question_names_is_asked_for() -> None:
+    writer = tool("fs", "write_file", {"path": "string", "content": "string"})
+    folder = tool("fs", "create_directory", {"path": "string"})
+    tools = {t.key: t for t in (writer, folder)}
+    question = 'make a drafts folder in /srv/files and put a file intro.md in it that says "hi"'
+    steps = [
+        ("make a drafts folder in /srv/files", folder),
+        ('put a file intro.md in it that says "hi"', writer),
+    ]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    made, put = linked.steps
+    assert made.problem is None
+    assert put.problem is not None and put.problem.text == (
+        "fs.write_file needs the folder of intro.md, which the request does not give"
+    )
+    # Alone, a file name is the server's to place.
+    alone = 'put a file intro.md there saying "hi"'
+    linked, _ = link_data_flow(plan(alone, (alone, writer)), tools, analyse(alone, TODAY))
+    assert linked.steps[0].problem is None

@@ -12,7 +12,7 @@ import numpy as np
 
 from toolweave.language.text import sentences
 from toolweave.models.base import Embedder
-from toolweave.types import Observation, Plan, Source, call_text
+from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
 
 MAX_RESULT_CHARS = 400
 MIN_SENTENCE_SCORE = 0.2
@@ -95,6 +95,9 @@ async def compose_answer(
     lines = []
     for step, obs in zip(plan.steps, observations, strict=True):
         clause = step.clause.text
+        if step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED:
+            lines.append(f"To “{clause}”, {step.problem.text}: what should it be?")
+            continue
         if not obs.ok:
             lines.append(f"Could not answer “{clause}”: {obs.error}")
             continue

@@ -389,10 +389,12 @@ def _children() -> list[tuple[int, list[str]]]:
 
 def _native_server(name: str, functions: list[Callable[..., Any]]) -> Any:
     from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
 
     server = MCPServer(name, log_level="WARNING")  # its INFO lines would interleave with output
     for function in functions:
-        server.add_tool(function)
+        hints = getattr(function, "mcp_hints", None)  # its MCP annotations, if it declares them
+        server.add_tool(function, annotations=ToolAnnotations.model_validate(hints or {}))
     return server
 
 

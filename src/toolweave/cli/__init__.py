@@ -1,7 +1,7 @@
 """The `toolweave` command: thin wrappers over the library.
 
 This module holds the app, `ask` and `config`, and registers the other commands, which live in
-`tools`, `evals`, `gateway` and `traces` (shared helpers in `common`)."""
+`tools`, `evals`, `gateway`, `traces` and `models` (shared helpers in `common`)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from toolweave.cli.common import (
 from toolweave.cli.evals import eval_app
 from toolweave.cli.gateway import gateway_app
 from toolweave.cli.live import PlanView
+from toolweave.cli.models import models_app
 from toolweave.cli.tools import index_command, tools_app
 from toolweave.cli.traces import open_traces, trace_app
 from toolweave.errors import InputError
@@ -237,6 +238,7 @@ app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")
 app.add_typer(gateway_app, name="gateway")
 app.add_typer(trace_app, name="trace")
+app.add_typer(models_app, name="models")
 
 
 def main() -> None:

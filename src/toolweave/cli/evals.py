@@ -1,8 +1,10 @@
-"""`toolweave eval retrieval`, `calls` and `plans`: metrics on the shared benchmarks."""
+"""`toolweave eval retrieval`, `calls` and `plans`: metrics on the shared benchmarks; `servers`:
+requests to real third-party MCP servers."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -187,6 +189,60 @@ def eval_plans(
             )
         )
     _print_rows(rows, markdown, as_json)
+
+
+@eval_app.command("servers")
+def eval_servers(
+    splits: Annotated[
+        list[str] | None,
+        typer.Argument(help="dev, test (default: dev; tune on dev only)."),
+    ] = None,
+    phrasings: Annotated[
+        int | None, typer.Option(help="At most this many phrasings per task.")
+    ] = None,
+    gold: Annotated[
+        bool,
+        typer.Option("--gold", help="Make the expected calls instead of asking: checks the suite."),
+    ] = False,
+    tasks: Annotated[
+        list[str] | None,
+        typer.Option("--task", help="Only the tasks whose id starts so (repeatable)."),
+    ] = None,
+    details: Annotated[
+        Path | None, typer.Option(help="Write every request's result (JSON) to this file.")
+    ] = None,
+    as_json: JsonOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """Real third-party MCP servers (npm and PyPI, installed on first use) in a throw-away
+    sandbox: tool choice, exact arguments, task success, unrequested side effects and invented
+    values per request, asked with your consent given (as `ask --yes`)."""
+    from toolweave.evals.servers import SPLITS, markdown, run_servers_eval
+    from toolweave.evals.servers import as_json as to_json
+
+    settings = load_or_exit(config)
+    chosen = list(splits or ["dev"])
+    if unknown := set(chosen) - set(SPLITS):
+        known = ", ".join(SPLITS)
+        fail(InputError(f"unknown split(s) {', '.join(sorted(unknown))}: choose {known}"), code=2)
+    with Bar() as progress:
+        rows, results = run_or_exit(
+            run_servers_eval(
+                settings,
+                chosen,
+                gold=gold,
+                only=tasks,
+                limit=phrasings,
+                on_progress=progress,
+                notice=lambda text: print(text, file=sys.stderr),
+            )
+        )
+    if details is not None:
+        details.write_text(json.dumps(to_json(rows, results), indent=1))
+    if as_json:
+        out.print_json(json.dumps(to_json(rows, results)))
+    else:
+        print(markdown(rows))
 
 
 @contextmanager

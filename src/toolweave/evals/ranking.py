@@ -16,11 +16,9 @@ from toolweave.catalog.documents import DOC_VERSION, content_hash
 from toolweave.index import open_index, sync_index
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
-from toolweave.retrieval.tool_select import rank_tools
+from toolweave.retrieval.tool_select import CANDIDATES, rank_tools
 from toolweave.settings import IndexSettings
 from toolweave.types import Candidate, ToolSpec
-
-SHORTLIST = 3  # candidates per clause, as `ask` gives the step agent
 
 
 def tools_key(tools: list[ToolSpec], *extra: str) -> str:
@@ -50,7 +48,7 @@ class ToolRanker:
         if len(tools) == 1:
             return [[Candidate(tool=tools[0], score=1.0)] for _ in clauses]
         retriever = await self.prepare(tools)
-        return await rank_tools(retriever, tools, clauses, k=SHORTLIST)
+        return await rank_tools(retriever, tools, clauses, k=CANDIDATES)
 
     def close(self) -> None:
         for retriever in self.retrievers.values():

@@ -2,8 +2,10 @@
 the LLM for the required parameters they leave, then the schema decides (types coerced,
 validated with jsonschema).
 
-Each argument records its origin ("plan" for one the plan gave, "extracted", "question" for a
-search given the clause's own words, or "llm") so a trace shows who chose it.
+Each argument records its origin so a trace shows who chose it: "plan" (the plan gave it),
+"extracted", "question" (a search given the clause's own words), "chosen" (the LLM proposed it and
+it stands in the clause: the clause's words are used, as written) or "generated" (the LLM wrote
+it). A generated value the user should have given is asked for, not used (`_invented`).
 """
 
 from __future__ import annotations
@@ -13,29 +15,54 @@ from typing import Any
 
 from toolweave.catalog.documents import describe_parameters
 from toolweave.errors import LLMError
-from toolweave.language.binding import Filled, extract_arguments
-from toolweave.language.parameters import adds_things, json_type
+from toolweave.language.binding import Filled, extract_arguments, values_of
+from toolweave.language.parameters import (
+    LOCATOR_KINDS,
+    NUMERIC_KINDS,
+    adds_things,
+    changes_things,
+    json_type,
+    may_be_written,
+    param_kind,
+)
+from toolweave.language.spans import HIDDEN, ground, snap, written_from
 from toolweave.language.text import readable_name
+from toolweave.language.values import blank_spans
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json, schema_problems
 from toolweave.prompts import load_prompt
 from toolweave.types import Clause, Problem, ProblemKind, ToolSpec
 
+# Values only the user can give: no model may make them up, for any tool.
+USER_KINDS = NUMERIC_KINDS | LOCATOR_KINDS | {"date", "time"}
+
 
 async def fill_arguments(
-    tool: ToolSpec, clause: Clause, llm: LLM, *, given: dict[str, Any] | None = None
+    tool: ToolSpec,
+    clause: Clause,
+    llm: LLM,
+    *,
+    given: dict[str, Any] | None = None,
+    given_origins: dict[str, str] | None = None,
 ) -> Filled:
     """Arguments for `tool` to serve `clause`: valid for its input schema, or with a problem.
     `given` arguments (the plan's, earlier results filled in) win over what is extracted."""
     schema = tool.input_schema
     filled = extract_arguments(schema, clause)
     for name, value in (given or {}).items():
-        filled.put(name, value, "plan")
+        origin = (given_origins or {}).get(name, "plan")
+        if origin == "llm":  # an LLM planner's value: copied from the clause, or generated
+            _put_proposal(filled, name, value, _words_for(tool, name, clause, filled))
+        else:
+            filled.put(name, value, origin)
     missing = [n for n in schema.get("required") or [] if n not in filled.arguments]
     if missing:
-        await _fill_with_llm(tool, clause.text, llm, missing, filled)
+        await _fill_with_llm(tool, clause, llm, missing, filled)
     _coerce(filled.arguments, schema.get("properties") or {})
-    if problems := schema_problems(filled.arguments, schema):
+    if invented := _invented(tool, filled, clause.text):
+        text = f"{tool.key} needs the {' and the '.join(invented)}, which the request does not give"
+        filled.problem = Problem(kind=ProblemKind.UNGROUNDED, text=text)
+    elif problems := schema_problems(filled.arguments, schema):
         text = "arguments do not fit the tool's schema: " + "; ".join(problems)
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     elif empty := _nothing_to_create(tool, filled.arguments):
@@ -62,7 +89,7 @@ def _nothing_to_create(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:
 
 
 async def _fill_with_llm(
-    tool: ToolSpec, text: str, llm: LLM, missing: list[str], filled: Filled
+    tool: ToolSpec, clause: Clause, llm: LLM, missing: list[str], filled: Filled
 ) -> None:
     properties = tool.input_schema.get("properties") or {}
     sub_schema = {
@@ -74,7 +101,7 @@ async def _fill_with_llm(
     messages = load_prompt("fill_arguments").messages(
         tool=tool.name,
         description=tool.description or readable_name(tool.name),
-        request=text,
+        request=clause.text,
         known=json.dumps(filled.arguments),
         parameters=describe_parameters(sub_schema),
     )
@@ -85,7 +112,58 @@ async def _fill_with_llm(
         return
     for name in missing:
         if name in values:
-            filled.put(name, values[name], "llm")
+            _put_proposal(filled, name, values[name], _words_for(tool, name, clause, filled))
+
+
+def _words_for(tool: ToolSpec, name: str, clause: Clause, filled: Filled) -> str:
+    """The clause's words a proposal for this parameter may stand for: not the inside of a path
+    or URL, unless the parameter takes one ("create a new branch in /tmp/eval-x/repo" gives no
+    branch name "eval-x"), nor a value another argument took ("add 17 to a number": b is not
+    17 as well)."""
+    prop = (tool.input_schema.get("properties") or {}).get(name, {})
+    if param_kind(name, prop) in LOCATOR_KINDS:
+        return clause.text
+    used = [span for other, span in filled.spans.items() if other != name]
+    return blank_spans(clause.text, [*values_of(clause).locators, *used], HIDDEN)
+
+
+def _put_proposal(filled: Filled, name: str, proposed: Any, text: str) -> None:
+    """An LLM's value: the clause's own words where it stands for them, else generated."""
+    value, lost = ground(proposed, text)
+    found = snap(value, text) if isinstance(value, str) and not lost else None
+    filled.put(name, value, "generated" if lost else "chosen", found[1] if found else None)
+    if lost:
+        filled.generated[name] = lost
+
+
+def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
+    """The parameters whose generated values a user should have given: for a tool that changes
+    things, any but SQL, code and classifications; for one that only reads, the numbers, dates,
+    times, paths and addresses (a timezone or SQL written from the request is fine, a URL or a
+    second number for "add 17 to a number" is not)."""
+    properties = tool.input_schema.get("properties") or {}
+    changes = changes_things(tool)
+    invented = []
+    for name, paths in filled.generated.items():
+        prop = properties.get(name, {})
+        if may_be_written(name, prop):
+            value = filled.arguments.get(name)
+            if _parrots(value, prop) or (
+                changes and isinstance(value, str) and not written_from(value, request)
+            ):  # "CREATE TABLE SQL statement"; a table made up for "add a new user"
+                invented.append(readable_name(name))
+            continue
+        if not changes and param_kind(name, prop) not in USER_KINDS:
+            continue
+        if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
+            invented.append(readable_name(name))
+    return invented
+
+
+def _parrots(value: Any, prop: dict[str, Any]) -> bool:
+    """A small model's answer that repeats the parameter's description instead of filling it."""
+    text = str(value or "").strip(" .;").lower()
+    return bool(text) and text in str(prop.get("description", "")).lower()
 
 
 def _coerce(arguments: dict[str, Any], properties: dict[str, Any]) -> None:

@@ -84,8 +84,8 @@ async def run_plan(
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
             step.arguments = given
             await reconsider(step)
-        if step.problem is not None:
-            return Observation.of(step, error=str(step.problem))
+        if step.problem is not None:  # nothing was called
+            return Observation.of(step, error=f"not run: {step.problem}")
         if refusal := await policy.refusal(step, by_key[step.key]):
             return Observation.of(step, error=refusal)
         on_progress(f"calling {step.key}")

@@ -51,7 +51,7 @@ class Policy:
             return None
         if self.dry_run:
             return DRY_RUN
-        if tool.hints.read_only is False and asks_for_action(tool.name, step.clause.text) is False:
+        if tool.hints.read_only is False and asks_for_action(tool, step.clause.text) is False:
             return f"not run: the question does not ask for what {tool.key} does"
         if not may_destroy(tool) or self.approve_all or self._approved(tool):
             return None

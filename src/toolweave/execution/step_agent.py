@@ -8,20 +8,17 @@ the clause gives (a clock time and two places favour `convert_time` over `get_cu
 from __future__ import annotations
 
 from toolweave.execution.arguments import fill_arguments
-from toolweave.language.binding import feasibility
 from toolweave.models.base import LLM
+from toolweave.retrieval.tool_select import fit
 from toolweave.types import Problem, ProblemKind, Step, ToolSpec
-
-FEASIBILITY_WEIGHT = 0.2
 
 
 def choose_tool(step: Step, tools: dict[str, ToolSpec]) -> ToolSpec | None:
     shortlist = [c for c in step.candidates if c.tool.key in tools]
     if len(shortlist) < 2:
         return tools.get(step.key)
-    clause = step.clause
-    best = max(shortlist, key=lambda c: c.score + FEASIBILITY_WEIGHT * feasibility(c.tool, clause))
-    return tools[best.tool.key]
+    fits = {c.tool.key: fit(c, step.clause, rank) for rank, c in enumerate(shortlist)}
+    return tools[max(shortlist, key=lambda c: fits[c.tool.key]).tool.key]
 
 
 async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None:
@@ -33,7 +30,9 @@ async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None
         text = f"tool {step.key} is not connected"
         step.problem = Problem(kind=ProblemKind.NOT_CONNECTED, text=text)
         return
-    filled = await fill_arguments(tool, step.clause, llm, given=step.arguments)
+    filled = await fill_arguments(
+        tool, step.clause, llm, given=step.arguments, given_origins=step.argument_origins
+    )
     step.server, step.tool = tool.server, tool.name
     step.arguments, step.argument_origins, step.problem = (
         filled.arguments,

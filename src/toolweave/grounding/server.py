@@ -14,13 +14,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
 from toolweave.grounding.telemetry import Metrics
-from toolweave.grounding.tool import GatewayHolder, search_tool
+from toolweave.grounding.tool import HINTS, GatewayHolder, search_tool
 from toolweave.servers.transport import add_transport_options, serve
 from toolweave.settings import Settings, load_settings
 
-SEARCH = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
-)
+SEARCH = ToolAnnotations.model_validate(HINTS)
 
 
 def create_server(settings: Settings, metrics: Metrics | None = None) -> MCPServer:

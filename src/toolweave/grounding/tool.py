@@ -59,7 +59,13 @@ def search_tool(holder: GatewayHolder) -> Callable[..., Awaitable[SearchAnswer]]
             attempts=response.attempts,
         )
 
+    setattr(search, "mcp_hints", HINTS)  # noqa: B010 - a function's attribute, read by the pool
     return search
+
+
+# The MCP annotations of `search`: it only reads, from an open world (the web).
+HINTS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
+HINTS |= {"openWorldHint": True}
 
 
 def in_process(

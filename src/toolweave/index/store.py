@@ -28,12 +28,16 @@ import numpy as np
 from toolweave.errors import ConfigError, ToolweaveError
 from toolweave.index.lexical import LexicalIndex
 from toolweave.index.vectors import AnnStore, ExactStore, VectorStore
+from toolweave.language.text import readable_name
 from toolweave.storage import prepare
 from toolweave.types import IndexHit, Segment, ToolDoc, ToolSpec
 
 # The meaning of the files next to index.sqlite (vectors, rows); stored in its meta table, a
 # mismatch means a rebuild. The database's own schema is versioned by MIGRATIONS instead.
 FORMAT_VERSION = 1
+# The lexical index's documents (a tool's segments, since 2 with its server's name): a mismatch
+# rebuilds it from the stored segments.
+LEXICAL_VERSION = 2
 # Numbered by `PRAGMA user_version`: append new steps, never edit one (indexes written before the
 # switch to `storage.prepare` are at version 1 already, so they open unchanged).
 MIGRATIONS = [
@@ -196,10 +200,13 @@ class ToolIndex:
     @property
     def lexical(self) -> LexicalIndex:
         if self._lexical is None:
-            folder = self.folder / "lexical"
-            self._lexical = (
-                LexicalIndex.load(folder) if folder.exists() else LexicalIndex.build([], [])
-            )
+            version = self.folder / "lexical" / "version"
+            if version.exists() and version.read_text() == str(LEXICAL_VERSION):
+                self._lexical = LexicalIndex.load(self.folder / "lexical")
+            else:  # written before its documents changed: rebuilt from the segments (no model)
+                with write_lock(self.folder):
+                    self._write_lexical()
+        assert self._lexical is not None
         return self._lexical
 
     def __len__(self) -> int:
@@ -466,14 +473,17 @@ class ToolIndex:
 
     def _write_lexical(self) -> None:
         ids, texts = [], []
-        for tool_id, text in self.db.execute(
-            "SELECT tool_id, group_concat(text, ' ') FROM segments WHERE live = 1 AND tool_id "
-            "IS NOT NULL GROUP BY tool_id"
+        # A tool's words and its server's name: "open Bob's entry in memory" names the server.
+        for tool_id, server, text in self.db.execute(
+            "SELECT s.tool_id, v.name, group_concat(s.text, ' ') FROM segments s "
+            "JOIN servers v ON v.id = s.server_id WHERE s.live = 1 AND s.tool_id IS NOT NULL "
+            "GROUP BY s.tool_id"
         ):
             ids.append(tool_id)
-            texts.append(text)
+            texts.append(f"{readable_name(server)} {text}")
         self._lexical = LexicalIndex.build(ids, texts)
         self._lexical.save(self.folder / "lexical")
+        (self.folder / "lexical" / "version").write_text(str(LEXICAL_VERSION))
 
     def _write_ann(self, new_rows: np.ndarray) -> None:
         path = self.folder / "ann.faiss"

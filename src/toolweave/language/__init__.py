@@ -2,7 +2,8 @@
 
     analyse(question, today) -> QuestionAnalysis: clauses (clauses.py), each with its values
     (values.py: numbers, dates, times, places, zones, quotes, conversions, expressions), the
-    whole question's values, and its cues (cues.py: small talk, multi-hop)
+    whole question's values, and its cues (cues.py: small talk, multi-hop); a clause that only
+    says to act on what a file or page says is declined (tool output is data, not a request)
 
 Later stages (retrieval, router, planner, data flow, step agent) read the analysis and never
 parse the question again. `binding.py` matches a clause's values to a tool's parameters, whose
@@ -14,7 +15,7 @@ from __future__ import annotations
 from datetime import date
 
 from toolweave.language.clauses import split_clauses
-from toolweave.language.cues import is_multi_hop, is_small_talk
+from toolweave.language.cues import is_multi_hop, is_small_talk, split_deferral
 from toolweave.language.values import read_values
 from toolweave.types import Clause, QuestionAnalysis
 
@@ -23,11 +24,19 @@ __all__ = ["analyse", "clause_of"]
 
 def analyse(question: str, today: date, earlier: str = "") -> QuestionAnalysis:
     """`earlier` is the conversation so far: a "there" may point at a place it named."""
-    clauses = [clause_of(i, text, today) for i, text in enumerate(split_clauses(question, earlier))]
+    kept, declined = [], []
+    for text in split_clauses(question, earlier):
+        rest, deferral = split_deferral(text)
+        kept += [rest] if rest else []
+        declined += [deferral] if deferral else []
+    if not kept:  # nothing else asked: the question is answered as it is
+        kept, declined = split_clauses(question, earlier), []
+    clauses = [clause_of(i, text, today) for i, text in enumerate(kept)]
     return QuestionAnalysis(
         question=question,
         today=today,
         clauses=clauses,
+        declined=declined,
         values=read_values(question, today),
         multi_hop=is_multi_hop(question),
         small_talk=is_small_talk(question),

@@ -9,16 +9,23 @@ span (character offsets in the clause's text): the provenance a trace shows.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolweave.language.cues import refers_back
 from toolweave.language.parameters import (
+    FOLDER_WORDS,
+    LOCATOR_KINDS,
     NUMERIC_KINDS,
+    PAYLOAD_NAMES,
     ROLE_PREPOSITIONS,
+    may_be_written,
     param_kind,
     place_role,
 )
-from toolweave.types import Clause, Number, Place, Problem, Span, ToolSpec, Values
+from toolweave.language.text import readable_name
+from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
 MAX_VALUE_SETS = 6
@@ -31,6 +38,8 @@ class Filled:
     spans: dict[str, Span] = field(default_factory=dict)  # where the clause gives each value
     problem: Problem | None = None
     llm_error: str | None = None
+    # Parameters the LLM filled with values not in the clause: the paths of those values.
+    generated: dict[str, list[str]] = field(default_factory=dict)
 
     def put(self, name: str, value: Any, origin: str, span: Span | None = None) -> None:
         self.arguments[name] = value
@@ -57,29 +66,167 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         "timezone": _zones_source_first(values),
         "date": [(d.iso, _span(d)) for d in values.dates],
         "time": [(t.hhmm, _span(t)) for t in values.times],
-        "quoted": [(q.value, _span(q)) for q in values.quoted],
+        # A quoted path or URL is a locator; the other quoted strings are text to pass on.
+        "quoted": [(q.value, _span(q)) for q in values.quoted if not _is_locator(q, values)],
         "place": [(p.name, _span(p)) for p in values.places],
+        "said": [(q.value, _span(q)) for q in values.said],
     }
     found_numbers = list(values.numbers)
     if values.conversions:  # the conversion's own number comes first
         own = values.conversions[0].value
         found_numbers.sort(key=lambda n: n.value != own)
     properties = schema.get("properties") or {}
-    kinds = {name: param_kind(name, prop) for name, prop in properties.items()}
-    # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
+    kinds = _kinds(properties, values)
     required = set(schema.get("required") or [])
+    for name, (value, span) in _bind_locators(kinds, values, text).items():
+        filled.put(name, value, "extracted", span)
+    optional = {n: p for n, p in properties.items() if n not in required}
+    for name, (value, span) in _counts_in_context(optional, kinds, text, found_numbers).items():
+        filled.put(name, value, "extracted", span)
+    # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
+        if name in filled.arguments or kinds[name] in LOCATOR_KINDS:
+            continue
         if name not in required and kinds[name] in NUMERIC_KINDS:
             continue  # a stray number is no evidence for an optional count or limit
         value, span = _place_in_role(name, kinds[name], values, pools) or _extract_one(
             kinds[name], properties[name], clause, pools, found_numbers
         )
+        if value is None and name.lower() in PAYLOAD_NAMES and pools["said"]:
+            value, span = pools["said"].pop(0)
+        if value is None and name in required and kinds[name] == "string":
+            value, span = _named(name, text)
         if value is not None:
             filled.put(name, value, "extracted", span)
-        elif kinds[name] == "query" and name in required:
+        elif (
+            kinds[name] == "query"
+            and name in required
+            and not may_be_written(name, properties[name])
+        ):
             # A search takes the words as they are.
             filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+def _counts_in_context(
+    optional: dict[str, Any], kinds: dict[str, str], text: str, numbers: list[Number]
+) -> dict[str, Found]:
+    """An optional count or limit takes a number only where the words around it name the
+    parameter: "the first 3 lines" gives head=3 ("the first N lines"), not tail; "duration 12"
+    gives duration=12."""
+    bound: dict[str, Found] = {}
+    for number in list(numbers):
+        before = re.findall(r"\w+", text[: number.start].lower())[-1:]
+        after = re.findall(r"\w+", text[number.end :].lower())[:1]
+        scores = {}
+        for name, prop in optional.items():
+            if kinds[name] not in NUMERIC_KINDS or name in bound:
+                continue
+            words = _stems(f"{readable_name(name)} {prop.get('description', '')}")
+            scores[name] = 2 * bool(_stems(" ".join(after)) & words)
+            scores[name] += bool(_stems(" ".join(before)) & words)
+        best = max(scores, key=lambda n: scores[n], default=None)
+        if best is None or scores[best] < 1 or (kinds[best] == "percent") != number.percent:
+            continue
+        numbers.remove(number)
+        value = int(number.value) if number.value.is_integer() else number.value
+        bound[best] = (value, _span(number))
+    return bound
+
+
+def _stems(text: str) -> set[str]:
+    """The words of a text, plural endings cut ("lines" and "line" alike)."""
+    return {re.sub(r"(?<=\w{3})s$", "", w) for w in re.findall(r"[a-z]+", text.lower())}
+
+
+# Words around a value that are not the value: "a branch called feature-x off main".
+_NOT_NAMES = {"the", "a", "an", "off", "from", "in", "on", "to", "for", "with", "and", "of", "at"}
+_NOT_NAMES |= {"as", "into", "called", "named", "this", "that", "my", "new", "it", "is", "are"}
+_NOT_NAMES |= {"was", "were", "do", "does", "did", "has", "have", "there", "by", "or", "all"}
+_GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
+
+
+def _named(name: str, text: str) -> Found:
+    """A name the clause gives right after the noun the parameter is named for ("a branch
+    called hotfix-1.0.1" for branch_name), or right before it ("the users table")."""
+    nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS]
+    for noun in nouns:
+        after = re.search(
+            rf"\b{noun}(?:e?s)?\s+(?:called\s+|named\s+|titled\s+)?[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
+            text,
+            re.IGNORECASE,
+        )
+        before = re.search(rf"\bthe\s+(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
+        for match in (after, before):
+            if match and match["v"].lower() not in _NOT_NAMES:
+                return match["v"], Span(start=match.start("v"), end=match.end("v"))
+    return None, None
+
+
+def _kinds(properties: dict[str, Any], values: Values) -> dict[str, str]:
+    """Each parameter's kind; where the clause gives paths, "source" and "destination" are
+    paths ("move_file(source, destination)")."""
+    kinds = {name: param_kind(name, prop) for name, prop in properties.items()}
+    if any(x.kind == "path" for x in values.locators):
+        for name, kind in kinds.items():
+            if kind in ("place", "string") and place_role(name):
+                kinds[name] = "path"
+    return kinds
+
+
+def _is_locator(quoted: Span, values: Values) -> bool:
+    return any(x.quoted and x.start == quoted.start for x in values.locators)
+
+
+# A path written after one of these is where something goes ("rename a.txt to b.txt").
+_DESTINATION_CUE = re.compile(r"\b(?:to|into|as|onto)\s+(?:the\s+)?(?:file\s+|folder\s+)?[\"'“‘]?$")
+
+
+def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str, Found]:
+    """URLs, emails and paths to the parameters that take them: a folder parameter ("repo_path")
+    a path with no extension, a destination the path written after "to", a list of paths what
+    the others leave. A file name said to be in a folder ("notes.txt in /srv") is joined to it,
+    unless the folder has a parameter of its own."""
+    bound: dict[str, Found] = {}
+    pools = {kind: [x for x in values.locators if x.kind == kind] for kind in ("url", "email")}
+    for name, kind in kinds.items():
+        if pools.get(kind):
+            bound[name] = _taken(pools[kind], pools[kind][0])
+    paths = [x for x in values.locators if x.kind == "path"]
+    folders = [n for n, k in kinds.items() if k == "path" and _names_folder(n)]
+    for name in folders:
+        if chosen := next((x for x in paths if "." not in x.value.rsplit("/", 1)[-1]), None):
+            bound[name] = _taken(paths, chosen)
+    join = not folders
+    if join:  # the folders file names were said to be in are no paths of their own
+        paths = [x for x in paths if not any(y.folder == x.value for y in paths)]
+    files = [n for n, k in kinds.items() if k == "path" and n not in folders]
+    for name in sorted(files, key=lambda n: place_role(n) == "destination", reverse=True):
+        if chosen := _file_for(name, paths, text):
+            bound[name] = _taken(paths, chosen, join)
+    for name in [n for n, k in kinds.items() if k == "paths"]:
+        if paths:
+            bound[name] = ([x.joined if join else x.value for x in paths], None)
+            paths = []
+    return bound
+
+
+def _names_folder(name: str) -> bool:
+    return bool(set(readable_name(name).split()) & FOLDER_WORDS)
+
+
+def _file_for(name: str, paths: list[Locator], text: str) -> Locator | None:
+    if not paths:
+        return None
+    after_to = [x for x in paths if _DESTINATION_CUE.search(text[: x.start])]
+    if place_role(name) == "destination":
+        return after_to[-1] if after_to else (paths[-1] if len(paths) > 1 else None)
+    return next((x for x in paths if x not in after_to), paths[0])
+
+
+def _taken(pool: list[Locator], locator: Locator, join: bool = False) -> Found:
+    pool.remove(locator)
+    return (locator.joined if join else locator.value), _span(locator)
 
 
 def _span(value: Span) -> Span:
@@ -209,7 +356,15 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     origins = extract_arguments(tool.input_schema, clause).origins
     used = [name for name, origin in origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
-    fill = sum(name in used for name in required) / len(required) if required else 0.0
+    # "save it to a.txt": the earlier result the clause points back at is the content.
+    pointed = (
+        {n for n in required if n.lower() in PAYLOAD_NAMES} if refers_back(clause.text) else set()
+    )
+    fill = (
+        sum(name in used or name in pointed for name in required) / len(required)
+        if required
+        else 0.0
+    )
     available = values_of(clause).count
     use = min(1.0, len(used) / available) if available else 0.0
     return (fill + use) / 2

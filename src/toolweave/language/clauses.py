@@ -49,7 +49,9 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     """The question's clauses in order; a question with one intent gives one clause. `earlier`
     is the conversation so far: a "there" may point at the last place it named."""
     clauses: list[str] = []
-    pieces = [p for s in sentences(question, min_chars=1) for p in _SEMICOLON.split(s)]
+    pieces = _with_context(
+        [p for s in sentences(question, min_chars=1) for p in _SEMICOLON.split(s)]
+    )
     for sentence in pieces:
         condition = ""
         for piece in _pieces(sentence):
@@ -67,6 +69,26 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         clauses = [question.strip()]
     named = _places(earlier)
     return _carry_places(clauses, named[-1] if named else None)
+
+
+# A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
+# in Tokyo?" is one request. It opens with a subject, asks nothing, and gives a value.
+_STATEMENT = re.compile(
+    r"^(?:it'?s|it is|i'?m|i am|i have|i've|my|our|we|we're|we have|there (?:is|are))\b"
+    r"(?!.*\b(?:want|need|like|please|would)\b)[^?]*\d[^?]*$",
+    re.IGNORECASE,
+)
+
+
+def _with_context(pieces: list[str]) -> list[str]:
+    """Each stating sentence joined to the sentence after it."""
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and _STATEMENT.match(joined[-1].strip()):
+            joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
+        else:
+            joined.append(piece)
+    return joined
 
 
 def _pieces(sentence: str) -> list[str]:

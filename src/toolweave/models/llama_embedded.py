@@ -1,4 +1,5 @@
-"""The embedded LLM: llama.cpp in-process (llama-cpp-python), by default the bundled SmolLM2-135M.
+"""The embedded LLM: llama.cpp in-process (llama-cpp-python), by default the bundled SmolLM2-135M;
+`llm.model` may name a pulled model (`toolweave models pull`), a GGUF file or a hub id instead.
 
 A JSON schema becomes a llama.cpp grammar, so structured output is constrained while it is
 sampled, not only validated afterwards. llama.cpp is not thread-safe: one call at a time.
@@ -15,7 +16,7 @@ from typing import Any
 
 from toolweave.errors import LLMError, ModelFileError
 from toolweave.models.base import Completion, Message, Usage
-from toolweave.models.bundled import SMOLLM2_GGUF, locate
+from toolweave.models.bundled import SMOLLM2_GGUF, SPLIT_MODELS, locate, pulled
 
 
 def embedded_available() -> str | None:
@@ -66,7 +67,7 @@ class EmbeddedLLM:
                 "n_threads": self.threads,
                 "verbose": False,
             }
-            model = self.model_path or str(locate(SMOLLM2_GGUF))
+            model = _model_file(self.model_path)
             if Path(model).expanduser().is_file():
                 self._llama = Llama(model_path=str(Path(model).expanduser()), **options)
             else:
@@ -161,13 +162,24 @@ class EmbeddedLLM:
         await worker
 
 
+def _model_file(model: str) -> str:
+    """The GGUF to load. Settings turn a pulled model's name (`llm.model = "qwen2.5-coder-0.5b"`)
+    into <state dir>/models/<name>, which is mapped here to that model's checked file."""
+    if not model:
+        return str(locate(SMOLLM2_GGUF))
+    path = Path(model).expanduser()
+    if path.name in SPLIT_MODELS and not path.is_file():
+        return str(pulled(SPLIT_MODELS[path.name], path.parent))
+    return model
+
+
 def _from_hub(llama: Any, model: str, options: dict[str, Any]) -> Any:
     """`llm.model = "org/repo:file-glob"`: a GGUF from the Hugging Face hub (cached locally)."""
     repo, _, pattern = model.partition(":")
     if repo.count("/") != 1 or repo.startswith((".", "/", "~")):
         raise ModelFileError(
             f"llm.model = {model!r} is neither a GGUF file nor a hub id like "
-            "'org/repo:*Q4_K_M.gguf'"
+            "'org/repo:*Q4_K_M.gguf' (nor a model `toolweave models list` shows)"
         )
     try:
         return llama.from_pretrained(repo_id=repo, filename=pattern or "*.gguf", **options)

@@ -10,7 +10,7 @@ taken, in this order:
      reference `{{s1.result.skyId}}` and the step depends on s1;
   3. from a connected tool the plan does not use yet, when it outputs the field and the clause
      gives its own required inputs: a producer step goes in front (a toolchain: the airport
-     search before the flight search).
+     search before the flight search); not for a tool that changes things.
 A role in the parameter's name ("origin", "destination") is a separate producer each, given the
 place the clause names "from" or "to". What nothing produces stays
 missing, for the step agent or, for a place, for the router's clarifying question.
@@ -24,10 +24,25 @@ from typing import Any
 
 from toolweave.language.binding import extract_arguments, place_for_role, values_of
 from toolweave.language.cues import refers_back
-from toolweave.language.parameters import CONTENT_NAMES, json_type, param_kind, place_role
+from toolweave.language.parameters import (
+    CONTENT_NAMES,
+    changes_things,
+    json_type,
+    param_kind,
+    place_role,
+)
 from toolweave.language.text import readable_name
 from toolweave.planning.references import rename_references
-from toolweave.types import Candidate, Clause, Plan, QuestionAnalysis, Step, ToolSpec
+from toolweave.types import (
+    Candidate,
+    Clause,
+    Plan,
+    Problem,
+    ProblemKind,
+    QuestionAnalysis,
+    Step,
+    ToolSpec,
+)
 
 # Kinds of value a user names, so one named anywhere in the question may be carried to a step.
 CARRIED_KINDS = {"date", "time", "place", "timezone"}
@@ -39,6 +54,9 @@ class OutputField:
     path: str  # "author.0.id": how a reference reaches it
     tokens: tuple[str, ...]  # ("author", "id"): the path's words, list indexes left out
     kind: str = "string"  # its JSON type
+
+
+WHOLE = OutputField(path="", tokens=())  # a result as a whole
 
 
 @dataclass(frozen=True)
@@ -91,7 +109,22 @@ class _Linker:
         tool = self.tool_of(step)
         if step.problem is None and tool is not None:
             self._fill(step, tool)
+            step.problem = self._unplaced(step, tool)
         self.steps.append(step)
+
+    def _unplaced(self, step: Step, tool: ToolSpec) -> Problem | None:
+        """A file name without its folder, for a tool that changes things, in a question that
+        names a folder elsewhere ("make a drafts folder in /srv and put intro.md in it"): the
+        server would place it in a folder of its own choosing, so the user is asked."""
+        own = values_of(step.clause).locators
+        named = [
+            x.value for x in values_of(self.question).locators if x.value.startswith(("/", "~"))
+        ]
+        loose = [x.value for x in own if x.kind == "path" and not x.joined.startswith(("/", "~"))]
+        if not (changes_things(tool) and loose and set(named) - {x.value for x in own}):
+            return None
+        text = f"{tool.key} needs the folder of {loose[0]}, which the request does not give"
+        return Problem(kind=ProblemKind.UNGROUNDED, text=text)
 
     def _fill(self, step: Step, tool: ToolSpec) -> None:
         missing = _missing(tool, step)
@@ -126,10 +159,14 @@ class _Linker:
         if earlier and name.lower() in CONTENT_NAMES and refers_back(step.clause.text):
             # "get a joke and send it": "it" is the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
+            if pointed is None and kind == "string" and not self._declares_output(earlier[0]):
+                pointed = WHOLE  # a tool that declares no output: its whole text
             if pointed is not None:
                 self._refer(step, name, earlier[0], Match(pointed, "it"), links)
                 return
-        made = self._producer(step, name)
+        # A tool that changes things takes its values from the user or the steps the question
+        # asks for, never from a step the plan made up ("list directories" as a file's text).
+        made = None if changes_things(tool) else self._producer(step, name)
         if made is not None:
             producer, match = made
             self.steps.append(producer)
@@ -153,6 +190,10 @@ class _Linker:
         ]
         return max(named, key=lambda out: len(out.tokens), default=None)
 
+    def _declares_output(self, producer: Step) -> bool:
+        tool = self.tool_of(producer)
+        return bool(tool and output_fields(tool.output_schema or {}))
+
     def _compatible(self, producer: Step, kind: str, links: _Links) -> OutputField | None:
         """The producer's first top-level output field of a type the parameter takes."""
         return next(
@@ -170,7 +211,8 @@ class _Linker:
     def _refer(self, step: Step, name: str, producer: Step, match: Match, links: _Links) -> None:
         links.roles[match.role] = producer.id
         links.fields.add((producer.id, match.field.path))
-        step.arguments[name] = "{{" + f"{producer.id}.result.{match.field.path}" + "}}"
+        path = f".{match.field.path}" if match.field.path else ""
+        step.arguments[name] = "{{" + f"{producer.id}.result{path}" + "}}"
         step.argument_origins[name] = "reference"
         if producer.id not in step.depends_on:
             step.depends_on.append(producer.id)

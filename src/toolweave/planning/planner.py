@@ -1,11 +1,12 @@
 """The skeleton planner: one independent step per clause, bound to its best tool.
 
 Candidates come in the retriever's fused order, each with its dense cosine as its score. A
-clause is bound to the first candidate whose cosine reaches `min_score` (an absolute gate a fused
-score cannot give: a search tool that BM25 favours for "what is" must not hide a fitting
-calculator below it); a clause no candidate fits goes to the fallback search tool (the local
-documents by default), so it still gets evidence. The step keeps a shortlist (the fitting tools
-within `SHORTLIST_MARGIN` of the chosen one) for the step agent to choose from.
+clause is bound to the candidate that fits it best (`fit`: the cosine, plus the evidence of the
+clause's values and wording, an absolute measure a fused score cannot give: a search tool that
+BM25 favours for "what is" must not hide a fitting calculator below it) if that reaches
+`min_score`; a clause no candidate fits goes to the fallback search tool (the local documents by
+default), so it still gets evidence. The step keeps a shortlist (the fitting tools within
+`SHORTLIST_MARGIN` of the chosen one) for the step agent to choose from.
 `fan_out` then gives a clause that lists several value sets for its tool a step per set
 ("weather in Paris, Rome and Oslo": three calls).
 """
@@ -16,9 +17,12 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from toolweave.language.binding import value_sets
+from toolweave.language.binding import value_sets, values_of
+from toolweave.language.cues import points_at, refers_back
+from toolweave.language.parameters import changes_things
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.validate import validate_plan
+from toolweave.retrieval.tool_select import fit
 from toolweave.types import (
     Candidate,
     Clause,
@@ -68,11 +72,19 @@ def plan_steps(
     min_score: float,
     fallback: ToolSpec | None,
 ) -> Plan:
-    steps = []
+    steps: list[Step] = []
     for clause, ranked in zip(clauses, candidates, strict=True):
-        fitting = [c for c in ranked if c.score >= min_score]
+        fits = {c.tool.key: fit(c, clause, rank) for rank, c in enumerate(ranked)}
+        fitting = sorted(
+            (c for c in ranked if fits[c.tool.key] >= min_score),
+            key=lambda c: fits[c.tool.key],
+            reverse=True,
+        )
+        if not fitting and steps and refers_back(clause.text):
+            continue  # "fetch X and tell me what it says": the answer is the earlier result
         tool = fitting[0].tool if fitting else fallback
-        shortlist = [c for c in fitting if c.score >= fitting[0].score - SHORTLIST_MARGIN]
+        best = fits[fitting[0].tool.key] if fitting else 0.0
+        shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
         problem = "no connected tool fits this part of the question"
         steps.append(
             Step(
@@ -84,7 +96,21 @@ def plan_steps(
                 problem=None if tool else Problem(kind=ProblemKind.NO_TOOL, text=problem),
             )
         )
+    if fallback is not None and any(_reads_what_the_user_names(s, fallback) for s in steps):
+        # "How much is a croissant? The price list is at <url>", "fetch <url> and tell me when
+        # the bakery opened": the page the user names answers, not a search.
+        steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
+    """A step that reads a file or page the user gives (its clause names it), with a tool."""
+    if step.key == fallback.key or not step.candidates:
+        return False
+    tool = step.candidates[0].tool
+    return points_at(step.clause) or (
+        bool(values_of(step.clause).locators) and not changes_things(tool)
+    )
 
 
 def find_tool(tools: list[ToolSpec], key: str) -> ToolSpec | None:

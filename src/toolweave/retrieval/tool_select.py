@@ -1,4 +1,5 @@
-"""Tool selection for the planner: each clause's candidates from the fused retriever.
+"""Tool selection for the planner and the step agent: each clause's candidates from the fused
+retriever, and how well each fits the clause (`fit`).
 
 The fused ranking (dense MaxSim + BM25, retrieval/retriever.py) orders the candidates; each keeps
 its dense cosine as its score, because fused scores are relative to the clause's other hits and
@@ -10,8 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from toolweave.language.binding import feasibility
+from toolweave.language.cues import asks_for_action, asks_to_change
+from toolweave.language.parameters import changes_things
 from toolweave.retrieval.retriever import ToolRetriever
-from toolweave.types import Candidate, ToolSpec
+from toolweave.types import Candidate, Clause, ToolSpec
+
+# Weights of the evidence beside the cosine (`fit`), set on the dev half of `eval servers`.
+VALUE_WEIGHT = 0.2
+ACTION_WEIGHT = 0.05
+RANK_PENALTY = 0.01
+# Candidates per clause: enough that a tool whose values fit the clause is seen even when its
+# terse description ranks it low ("add 17 and 25": get_sum was fourth on the official servers).
+CANDIDATES = 6
+ACTION_CANDIDATES = 3  # more, when the clause asks for a change (`_asked_for`)
 
 
 async def rank_tools(
@@ -20,14 +33,18 @@ async def rank_tools(
     clauses: list[str],
     vectors: np.ndarray | None = None,
     *,
-    k: int = 3,
+    k: int = CANDIDATES,
 ) -> list[list[Candidate]]:
     """The k best connected tools for each clause, best first, with the segment that matched."""
     by_key = {t.key: t for t in tools}
     ranked = []
-    for ranking in await retriever.rank_clauses(clauses, vectors):
+    for clause, ranking in zip(
+        clauses, await retriever.rank_clauses(clauses, vectors), strict=True
+    ):
         # A tool only BM25 found scores no more than the weakest tool dense search found.
         floor = min(ranking.cosine.values(), default=0.0)
+        keys = [key for key in ranking.keys if key in by_key]
+        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]])
         ranked.append(
             [
                 Candidate(
@@ -35,7 +52,36 @@ async def rank_tools(
                     score=ranking.cosine.get(key, floor),
                     matched=ranking.evidence[key].segment,
                 )
-                for key in [key for key in ranking.keys if key in by_key][:k]
+                for key in chosen
             ]
         )
     return ranked
+
+
+def _asked_for(clause: str, rest: list[ToolSpec]) -> list[str]:
+    """Beyond the k best, the tools that do the change the clause asks for ("save the result in
+    a.txt" and `write_file`, whose terse description ranks low): `fit` weighs them too."""
+    if not asks_to_change(clause):
+        return []
+    found = [t.key for t in rest if changes_things(t) and asks_for_action(t, clause)]
+    return found[:ACTION_CANDIDATES]
+
+
+def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
+    """How well a candidate serves the clause: its cosine, plus what the clause's values say
+    (a tool whose required parameters they fill: "add 17 and 25" and `get_sum(a, b)`) and its
+    wording (the clause asks for what the tool's name says it does, or asks for a change a tool
+    that only reads cannot make), less a little per place
+    down the fused ranking. A tool that changes things the clause does not ask for never fits
+    ("how many entities are there" and `delete_entities`)."""
+    tool = candidate.tool
+    action = asks_for_action(tool, clause.text)
+    changes = changes_things(tool)
+    if action is False and changes:
+        return -1.0
+    evidence = VALUE_WEIGHT * feasibility(tool, clause)
+    if action:
+        evidence += ACTION_WEIGHT
+    elif not changes and asks_to_change(clause.text):
+        evidence -= ACTION_WEIGHT  # "write hello to a.txt" is no reading of a.txt
+    return candidate.score + evidence - RANK_PENALTY * rank

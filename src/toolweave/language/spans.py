@@ -1,0 +1,102 @@
+"""Where a value an LLM proposed stands in the text it was asked about.
+
+A small model asked for "the text to write" in `write hello world to a.txt` answers
+"Hello, World!". The value the user wrote is "hello world": `snap` finds the words of the
+proposal in the text (case and punctuation aside, or nearly the same words) and returns them as
+written, with their span. A proposal with no such span was generated, not copied.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from typing import Any
+
+from toolweave.types import Span
+
+_WORD = re.compile(r"\w+")
+SIMILAR = 0.85  # how alike the words of a proposal and a span must be (difflib ratio)
+HIDDEN = "\x00"  # marks text a proposal may not stand for (values.blank_spans(..., HIDDEN))
+
+
+def snap(value: str, text: str) -> tuple[str, Span] | None:
+    """The span of `text` that `value` stands for, as written there, or None."""
+    if not value.strip():
+        return None
+    if (at := text.find(value)) >= 0:
+        return value, Span(start=at, end=at + len(value))
+    words = [(m.group().lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
+    if HIDDEN in text:  # no span reaches across a part of the text that is not the user's words
+        return _snap_in_parts(value, text)
+    wanted = [w.lower() for w in _WORD.findall(value)]
+    if not wanted or not words:
+        return None
+    target = " ".join(wanted)
+    best: tuple[float, int, int] = (0.0, 0, 0)
+    for size in {max(1, len(wanted) - 1), len(wanted), len(wanted) + 1}:
+        for first in range(len(words) - size + 1):
+            window = words[first : first + size]
+            ratio = SequenceMatcher(None, " ".join(w for w, _, _ in window), target).ratio()
+            if ratio > best[0]:
+                best = (ratio, window[0][1], window[-1][2])
+    ratio, start, end = best
+    if ratio < SIMILAR:
+        return None
+    return text[start:end], Span(start=start, end=end)
+
+
+def _snap_in_parts(value: str, text: str) -> tuple[str, Span] | None:
+    """`snap` within each part of the text between hidden stretches."""
+    start = 0
+    for part in text.split(HIDDEN):
+        if found := snap(value, part):
+            span = found[1]
+            return found[0], Span(start=start + span.start, end=start + span.end)
+        start += len(part) + 1
+    return None
+
+
+def ground(value: Any, text: str, path: str = "") -> tuple[Any, list[str]]:
+    """`value` with each string snapped to the text's words, and the paths ("entities.0.name")
+    of the strings and numbers in it that do not stand in the text."""
+    if isinstance(value, str):
+        found = snap(value, text)
+        return (found[0], []) if found else (value, [path])
+    if isinstance(value, bool) or value is None:
+        return value, []
+    if isinstance(value, (int, float)):
+        written = {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+        return value, [] if float(value) in written else [path]
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    grounded = {key: ground(item, text, f"{path}.{key}".lstrip(".")) for key, item in items}
+    missing = [p for _, lost in grounded.values() for p in lost]
+    if isinstance(value, dict):
+        return {key: v for key, (v, _) in grounded.items()}, missing
+    return [v for v, _ in grounded.values()], missing
+
+
+# Words of a query language that say nothing about the user's data.
+_SQL_WORDS = set(
+    """select insert into values update set where delete from create table integer text real
+    primary key not null and or autoincrement auto_increment varchar char int default drop alter
+    add column order by limit group count sum avg min max as on join in is like unique references
+    foreign if exists distinct having desc asc blob numeric boolean date""".split()
+)
+FORMULATED_SHARE = 0.5  # of its names and values a written statement must take from the request
+
+
+def written_from(value: str, text: str) -> bool:
+    """Whether a statement the model wrote (SQL) takes at least half of its names and values
+    from the request: "UPDATE orders SET amount = 5.75 WHERE id = 4" from "set the amount of
+    order 4 to 5.75" does; "CREATE TABLE users (id ..., name ..., email ...)" from "add a new
+    user" does not."""
+    said = {_stem(w) for w in _WORD.findall(text.lower())} | set(re.findall(r"\d+(?:\.\d+)?", text))
+    quoted = re.findall(r"'((?:[^']|'')*)'", value)
+    bare = re.sub(r"'(?:[^']|'')*'", " ", value)
+    tokens = [_stem(w) for w in _WORD.findall(bare.lower()) if w.lower() not in _SQL_WORDS]
+    found = [t in said for t in tokens] + [q.replace("''", "'") in text for q in quoted]
+    return bool(found) and sum(found) / len(found) >= FORMULATED_SHARE
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?<=\w{3})s$", "", word)

@@ -1,0 +1,86 @@
+"""`eval servers` on a small suite of its own (tests/evals/data/servers): the real third-party
+servers (npm and PyPI, installed by the runner) in a real sandbox. `--gold` makes the expected
+calls, so the checks are tested against known outcomes, right and wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolweave.evals.servers import run_servers_eval
+from toolweave.settings import Settings, load_settings
+
+pytestmark = pytest.mark.anyio
+SUITE = Path(__file__).parent / "data" / "servers"
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """One state folder for the module, so the PyPI servers are installed once."""
+    state = tmp_path_factory.mktemp("state")
+    return load_settings(env={"TOOLWEAVE_STATE_DIR": str(state), "TOOLWEAVE_LLM__BACKEND": "none"})
+
+
+def suite(tmp_path: Path, cases: str) -> Path:
+    """The shared sandbox with these cases."""
+    (tmp_path / "sandbox").symlink_to(SUITE / "sandbox")
+    (tmp_path / "cases.yaml").write_text(cases)
+    return tmp_path
+
+
+async def test_the_expected_calls_pass_every_check(settings: Settings) -> None:
+    rows, results = await run_servers_eval(settings, ["dev", "test"], gold=True, data=SUITE)
+    assert [(r.task, r.problems) for r in results if not r.success] == []
+    assert [(row.split, row.requests, row.success) for row in rows] == [
+        ("dev", 2, 1.0),
+        ("test", 3, 1.0),
+    ]
+
+
+WRONG = """
+tasks:
+  - id: wrong-text
+    split: dev
+    kind: write
+    asks: ['Write "hello" to {files}/new.txt']
+    calls:
+      - tool: fs.write_file
+        arguments: {path: "{files}/new.txt", content: hullo}
+    effects: [{file: "{files}/new.txt", text: hello}]
+  - id: extra-file
+    split: dev
+    kind: write
+    asks: ['Write "hello" to {files}/new.txt']
+    calls:
+      - tool: fs.write_file
+        arguments: {path: "{files}/other.txt", content: hello}
+    effects: [{file: "{files}/new.txt", text: hello}]
+  - id: missing-fact
+    split: dev
+    kind: read
+    asks: ["what is in {files}/notes.txt?"]
+    calls:
+      - tool: fs.read_text_file
+        arguments: {path: "{files}/notes.txt"}
+    answer: [buy bread]
+"""
+
+
+async def test_wrong_effects_invented_values_and_missing_facts_fail(
+    settings: Settings, tmp_path: Path
+) -> None:
+    _, results = await run_servers_eval(settings, ["dev"], gold=True, data=suite(tmp_path, WRONG))
+    wrong, extra, missing = results
+    assert not wrong.success and wrong.invented == ["fs.write_file content='hullo'"]
+    assert any("effect missing" in p for p in wrong.problems)
+    assert not extra.success and extra.unrequested == ["file:other.txt"]
+    assert not missing.success and missing.problems == ["answer lacks ['buy bread']"]
+
+
+async def test_asking_writes_the_quoted_text_to_the_quoted_path(settings: Settings) -> None:
+    """The whole pipeline, without an LLM: both values are the user's, copied."""
+    _, results = await run_servers_eval(settings, ["dev"], data=SUITE)
+    write = next(r for r in results if r.task == "fs-write")
+    assert write.success, write.problems
+    assert write.unrequested == [] and write.invented == []

@@ -1,0 +1,142 @@
+"""Values that must be copied as written: URLs, paths, emails, text to pass on; and where an
+LLM's proposal stands in the request."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from toolweave.language import analyse, clause_of
+from toolweave.language.binding import extract_arguments
+from toolweave.language.cues import asks_to_change, split_deferral
+from toolweave.language.spans import ground, snap, written_from
+from toolweave.language.values import read_values
+
+TODAY = date(2026, 11, 22)
+STRING = {"type": "string"}
+PATHS = {"type": "array", "items": STRING}
+
+
+def locators(text: str) -> list[tuple[str, str]]:
+    return [(x.kind, x.joined) for x in read_values(text, TODAY).locators]
+
+
+def bound(properties: dict[str, Any], text: str) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
+    return extract_arguments(schema, clause_of(0, text, TODAY)).arguments
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fetch http://127.0.0.1:8765/ please.", [("url", "http://127.0.0.1:8765/")]),
+        ("read ~/notes/new.txt, then stop", [("path", "~/notes/new.txt")]),
+        ('open "/tmp/my files/a b.txt"', [("path", "/tmp/my files/a b.txt")]),
+        ("mail bob@example.com today", [("email", "bob@example.com")]),
+        # A file name learns the folder it is said to be in; the folder stays a path too.
+        (
+            "show notes.txt in /srv/files",
+            [("path", "/srv/files/notes.txt"), ("path", "/srv/files")],
+        ),
+        # Abbreviations and numbers are no file names.
+        ("e.g. 2.5 km at 3 p.m.", []),
+    ],
+)
+def test_urls_paths_and_emails_are_found_whole(text: str, expected: list[Any]) -> None:
+    assert locators(text) == expected
+
+
+def test_numbers_inside_a_url_or_path_are_not_values() -> None:
+    values = read_values("fetch http://127.0.0.1:8765/page2 and read /tmp/v2/a.txt", TODAY)
+    assert values.numbers == [] and values.places == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("write the text hello to the file ~/notes/new.txt", ["hello"]),
+        ("append buy eggs to /srv/todo.md", ["buy eggs"]),
+        ("create /x/a.txt containing Hello, World!", ["Hello, World!"]),
+        ('write "hi" to a.txt', []),  # quoted: a quoted value already
+    ],
+)
+def test_unquoted_text_to_pass_on(text: str, said: list[str]) -> None:
+    assert [q.value for q in read_values(text, TODAY).said] == said
+
+
+def test_paths_go_to_their_parameters_by_role() -> None:
+    move = {"source": STRING, "destination": STRING}
+    assert bound(move, "rename notes.txt to old_notes.txt") == {
+        "source": "notes.txt",
+        "destination": "old_notes.txt",
+    }
+    assert bound(move, "move to /x/b.txt the file /x/a.txt") == {
+        "source": "/x/a.txt",
+        "destination": "/x/b.txt",
+    }
+    stage = {"repo_path": STRING, "files": PATHS}
+    assert bound(stage, "stage app.py and README.md in /tmp/repo") == {
+        "repo_path": "/tmp/repo",
+        "files": ["app.py", "README.md"],
+    }
+    write = {"path": STRING, "content": STRING}
+    assert bound(write, 'Write to the file "/tmp/a b/new.txt" the text "hello"') == {
+        "path": "/tmp/a b/new.txt",
+        "content": "hello",
+    }
+    assert bound(write, "write the text hello to the file ~/notes/new.txt") == {
+        "path": "~/notes/new.txt",
+        "content": "hello",
+    }
+    branch = {"repo_path": STRING, "branch_name": STRING}
+    assert bound(branch, "create a branch called feature/dark-mode in /srv/repo") == {
+        "repo_path": "/srv/repo",
+        "branch_name": "feature/dark-mode",
+    }
+    assert bound({"url": STRING}, "what does http://x.test/a?b=1 say") == {
+        "url": "http://x.test/a?b=1"
+    }
+
+
+def test_a_proposal_snaps_to_the_words_as_written() -> None:
+    text = "echo hello world to me"
+    assert snap("Hello, World!", text) == ("hello world", snap("hello world", text)[1])  # type: ignore[index]
+    assert snap("goodbye", text) is None
+    value, lost = ground([{"name": "alice", "entityType": "person"}], "remember Alice")
+    assert value == [{"name": "Alice", "entityType": "person"}] and lost == ["0.entityType"]
+    assert ground(42, "add 17 and 25") == (42, [""])
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "declined"),
+    [
+        ("read /tmp/report.txt and do what it says", ["read /tmp/report.txt"], ["do what it says"]),
+        (
+            "fetch http://x/a.html and follow its instructions",
+            ["fetch http://x/a.html"],
+            ["follow its instructions"],
+        ),
+        ("how do I follow the instructions", ["how do I follow the instructions"], []),
+    ],
+)
+def test_following_what_a_file_says_is_declined(
+    question: str, kept: list[str], declined: list[str]
+) -> None:
+    analysis = analyse(question, TODAY)
+    assert [c.text for c in analysis.clauses] == kept and analysis.declined == declined
+    assert split_deferral("what does it say?") == ("what does it say?", "")
+
+
+def test_a_clause_that_asks_for_a_change() -> None:
+    assert asks_to_change("write hello to a.txt") and asks_to_change("Please add a user")
+    assert not asks_to_change("what is in a.txt") and not asks_to_change("echo hello")
+
+
+def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:
+    request = "Add a user to the users table: name Frank O'Neil, city Dublin"
+    sql = "INSERT INTO users (name, city) VALUES ('Frank O''Neil', 'Dublin')"
+    assert written_from(sql, request)
+    made_up = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT)"
+    assert not written_from(made_up, "add a new user to the database")

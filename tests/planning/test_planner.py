@@ -1,0 +1,67 @@
+"""Which tool a clause is bound to: `fit` (retrieval/tool_select.py) over the ranked candidates."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from toolweave.language import clause_of
+from toolweave.planning.planner import plan_steps
+from toolweave.types import Candidate, ToolHints, ToolSpec
+
+TODAY = date(2026, 11, 22)
+
+
+def tool(name: str, properties: dict, *, read_only: bool | None = None) -> ToolSpec:
+    return ToolSpec(
+        server="s",
+        name=name,
+        input_schema={"type": "object", "properties": properties, "required": list(properties)},
+        hints=ToolHints(read_only=read_only),
+    )
+
+
+NUMBER, STRING = {"type": "number"}, {"type": "string"}
+ADD_OBSERVATIONS = tool("add_observations", {"observations": {"type": "array"}})
+GET_SUM = tool("get-sum", {"a": NUMBER, "b": NUMBER}, read_only=True)
+READ_FILE = tool("read_text_file", {"path": STRING}, read_only=True)
+WRITE_FILE = tool("write_file", {"path": STRING, "content": STRING}, read_only=False)
+DELETE = tool("delete_entities", {"entityNames": {"type": "array"}}, read_only=False)
+SEARCH = tool("search", {"query": STRING}, read_only=True)
+
+
+def bound(text: str, *ranked: tuple[ToolSpec, float]) -> str:
+    candidates = [[Candidate(tool=t, score=score) for t, score in ranked]]
+    plan = plan_steps([clause_of(0, text, TODAY)], candidates, min_score=0.28, fallback=SEARCH)
+    return plan.steps[0].tool
+
+
+def test_the_tool_the_values_fit_wins_over_a_better_ranked_one() -> None:
+    # As ranked on the official servers: the word "add" put add_observations first.
+    assert bound("add 17 and 25", (ADD_OBSERVATIONS, 0.20), (GET_SUM, 0.288)) == "get-sum"
+
+
+def test_a_request_for_a_change_is_no_read() -> None:
+    text = "write the text hello to /tmp/a.txt"
+    assert bound(text, (READ_FILE, 0.542), (WRITE_FILE, 0.537)) == "write_file"
+
+
+def test_a_tool_that_changes_what_the_clause_does_not_ask_for_never_fits() -> None:
+    assert bound("how many entities are there", (DELETE, 0.6)) == "search"
+
+
+def test_nothing_fits_below_the_threshold() -> None:
+    assert bound("who won the 1998 world cup", (GET_SUM, 0.1)) == "search"
+
+
+FETCH = tool("fetch", {"url": STRING}, read_only=True)
+
+
+def test_a_page_the_user_names_answers_instead_of_a_search() -> None:
+    question = "How much is a croissant? The price list is at http://x.test/prices.html"
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(question.split("? "))]
+    candidates = [[Candidate(tool=GET_SUM, score=0.1)], [Candidate(tool=FETCH, score=0.5)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["fetch"]
+    # Without the page, the question is searched.
+    plan = plan_steps(clauses[:1], candidates[:1], min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["search"]
