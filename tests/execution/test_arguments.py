@@ -223,3 +223,12 @@ async def test_a_proposal_never_reaches_across_a_path() -> None:
     llm = ScriptedLLM('{"content": "Meeting moved"}')
     filled = await fill_arguments(WRITE_FILE, c("put this in /tmp/a.txt: Meeting moved"), llm)
     assert filled.arguments["content"] == "Meeting moved" and filled.problem is None
+
+
+async def test_a_path_another_argument_took_is_not_proposed_again() -> None:
+    """Seen with Qwen2.5-Coder on mcp-server-git: files=[the repository's own path]."""
+    paths = {"type": "array", "items": STRING}
+    stage = tool({"repo_path": STRING, "files": paths}, ["repo_path", "files"], name="git_add")
+    llm = ScriptedLLM('{"files": ["/srv/repo"]}')
+    filled = await fill_arguments(stage, c("git add the file I was working on in /srv/repo"), llm)
+    assert filled.origins["files"] == "generated" and filled.problem is not None

@@ -121,10 +121,10 @@ def _words_for(tool: ToolSpec, name: str, clause: Clause, filled: Filled) -> str
     branch name "eval-x"), nor a value another argument took ("add 17 to a number": b is not
     17 as well)."""
     prop = (tool.input_schema.get("properties") or {}).get(name, {})
-    if param_kind(name, prop) in LOCATOR_KINDS:
-        return clause.text
-    used = [span for other, span in filled.spans.items() if other != name]
-    return blank_spans(clause.text, [*values_of(clause).locators, *used], HIDDEN)
+    hidden = [span for other, span in filled.spans.items() if other != name]
+    if param_kind(name, prop) not in LOCATOR_KINDS:
+        hidden += values_of(clause).locators
+    return blank_spans(clause.text, hidden, HIDDEN)
 
 
 def _put_proposal(filled: Filled, name: str, proposed: Any, text: str) -> None:
