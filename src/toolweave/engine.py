@@ -40,6 +40,7 @@ from toolweave.index.build import Progress as IndexProgress
 from toolweave.language import analyse
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
+from toolweave.models.base import RememberingEmbedder
 from toolweave.planning import Decision, PlanRequest, make_planner, make_router
 from toolweave.planning.router import SMALL_TALK
 from toolweave.planning.tool_pick import pick_tools
@@ -161,13 +162,16 @@ class Engine:
         index_folder: Path | None = None,
         embedder: Embedder | None = None,
         llm: LLM | None = None,
+        notice: Callable[[str], None] | None = None,
     ) -> AsyncIterator[Engine]:
         """An engine over `settings`, its index at `index_folder` (default: the servers' index).
         The configured MCP servers are started when a question first needs them (`connect`), so
-        small talk or a tool search starts none; `servers=False` never starts them."""
-        embedder = embedder or make_embedder(settings.embedder)
+        small talk or a tool search starts none; `servers=False` never starts them. `notice`
+        hears of long work no question's events cover (indexing the local search corpus)."""
+        # Remembered: a question's search results are read at every round and for the answer.
+        embedder = RememberingEmbedder(embedder or make_embedder(settings.embedder))
         llm = llm or make_llm(settings.llm)
-        native, gateway = in_process(settings, embedder)
+        native, gateway = in_process(settings, embedder, notice)
         async with AsyncExitStack() as stack:
             stack.push_async_callback(gateway.aclose)
             folder = index_folder or settings.index_path()
@@ -299,6 +303,11 @@ class Engine:
                 return await self.retriever.search_servers(query, k)
             return await self.retriever.search(query, k)
 
+    async def prepare_search(self) -> None:
+        """Open the search gateway now (building the local corpus's index if it has none)
+        rather than on the first search."""
+        await self._gateway.get()
+
     async def rank(self, clauses: list[Clause], k: int = CANDIDATES) -> list[list[Candidate]]:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
@@ -393,7 +402,7 @@ class Engine:
             elif decision.route not in (Route.CLARIFY, Route.DIRECT):
                 observations = await self._execute(plan, llm, emit, self._policy(options))
         text = decision.clarification or decision.reply or ""
-        sources, data = [], None
+        sources, data, short = [], None, ""
         if decision.route not in (Route.CLARIFY, Route.DIRECT):
             emit(Progress("writing the answer"))
             with timer.stage("answer"):
@@ -401,13 +410,14 @@ class Engine:
                     ask.answer, self.embedder, llm, max_sources_per_step=ask.max_sources_per_step
                 )
                 draft = await answerer.answer(analysis.question, plan, observations, options.schema)
-            text, sources, data = draft.text, draft.sources, draft.data
+            text, sources, data, short = draft.text, draft.sources, draft.data, draft.short
             notes += draft.notes
         if analysis.declined:
             text += "\n\n" + DECLINED.format(" / ".join(repr(c) for c in analysis.declined))
         return Answer(
             question=analysis.question,
             text=text,
+            short=short,
             sources=sources,
             route=decision.route,
             why=decision.reason,
@@ -499,7 +509,8 @@ class Engine:
             return Plan(steps=[step]), [Observation.of(step, error=why)]
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         steps, observations = [], []
-        for number, (query, found) in enumerate(zip(trail.queries, trail.rounds, strict=True), 1):
+        rounds = zip(trail.queries, trail.rounds, trail.providers, strict=True)
+        for number, (query, found, provider) in enumerate(rounds, 1):
             step = searching.model_copy(
                 update={
                     "id": f"s{number}",
@@ -513,7 +524,10 @@ class Engine:
                 Observation.of(
                     step,
                     error=None if found else "the search found nothing",
-                    structured={"results": [r.model_dump(mode="json") for r in found]},
+                    structured={
+                        "provider": provider,
+                        "results": [r.model_dump(mode="json") for r in found],
+                    },
                     latency_ms=elapsed if number == 1 else 0.0,
                 )
             )

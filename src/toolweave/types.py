@@ -368,6 +368,8 @@ class Answer(_Model):
 
     question: str
     text: str
+    # The answer in a few words ("Rensselaer County"), when one was found; `text` begins with it.
+    short: str = ""
     # The router's decision (planning.router.Route: direct, clarify (`text` is then the
     # question back), single, parallel, iterative or planning; "" before routing), and why.
     route: Route | None = None

@@ -6,8 +6,8 @@ from toolweave.answer.extractive import (
     compose_answer,
     document_hits,
     render_result,
-    split_sentences,
 )
+from toolweave.language.text import split_sentences
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.types import Clause, Observation, Plan, Step
 
@@ -81,7 +81,8 @@ async def test_answer_cites_tools_and_closest_document_sentences() -> None:
         ),
         Observation(step_id="s2", server="s", tool="t", ok=False, error="server down"),
     ]
-    text, sources = await compose_answer(plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    composed = await compose_answer("x", plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    text, sources = composed.text, composed.sources
     lines = text.splitlines()
     assert lines[0] == "15% of 2,340 = 351 [1]"
     assert lines[1].startswith("Prune roses in late winter before growth. [2]")
@@ -98,6 +99,11 @@ async def test_documents_that_do_not_answer_are_said_not_to() -> None:
         ]
     }
     observations = [Observation(step_id="s0", server="s", tool="t", ok=True, structured=hits)]
-    text, sources = await compose_answer(plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    question = "what is the weather in Paris tomorrow"
+    composed = await compose_answer(
+        question, plan, observations, OnnxEmbedder(), max_sources_per_step=3
+    )
+    text, sources = composed.text, composed.sources
+    assert composed.short == ""
     assert text == "The documents found do not answer “what is the weather in Paris tomorrow”."
     assert len(sources) == 1

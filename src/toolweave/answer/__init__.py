@@ -19,6 +19,7 @@ __all__ = ["AbstractiveAnswerer", "Answerer", "Draft", "ExtractiveAnswerer", "ma
 class Draft:
     text: str
     sources: list[Source] = field(default_factory=list)
+    short: str = ""  # the answer in a few words, when one was found
     data: Any = None  # the answer as a JSON value, when a schema was asked for
     notes: list[str] = field(default_factory=list)
 
@@ -49,12 +50,12 @@ class ExtractiveAnswerer:
         observations: list[Observation],
         schema: dict[str, Any] | None = None,
     ) -> Draft:
-        text, sources = await compose_answer(
-            plan, observations, self.embedder, max_sources_per_step=self.max_sources
+        composed = await compose_answer(
+            question, plan, observations, self.embedder, max_sources_per_step=self.max_sources
         )
-        draft = Draft(text, sources)
+        draft = Draft(composed.text, composed.sources, short=composed.short)
         if schema is not None:
-            draft.data = await json_answer(question, sources, self.llm, schema)
+            draft.data = await json_answer(question, draft.sources, self.llm, schema)
         return draft
 
 

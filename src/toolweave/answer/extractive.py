@@ -5,18 +5,19 @@ the sentences of the retrieved documents closest to it, each line cited [n] to a
 from __future__ import annotations
 
 import json
-import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from toolweave.language.text import sentences
+from toolweave.grounding.reader import Passage, Short, short_answer
+from toolweave.language.text import split_sentences
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
 
 MAX_RESULT_CHARS = 400
 MIN_SENTENCE_SCORE = 0.2
-TEXT_FIELDS = ("text", "snippet", "content", "body")
+TEXT_FIELDS = ("content", "text", "body", "snippet")
 RESULT_LISTS = ("results", "hits", "documents", "passages", "items")
 
 
@@ -64,13 +65,6 @@ def document_hits(structured: Any) -> list[dict[str, Any]] | None:
     return None
 
 
-def split_sentences(text: str) -> list[str]:
-    """A document's sentences of three words or more, markdown headings and bullets unmarked."""
-    text = re.sub(r"^#+\s*", "", text, flags=re.MULTILINE)
-    parts = (p.lstrip("-* ") for p in sentences(text, lines=False))
-    return [p for p in parts if len(p.split()) >= 3]
-
-
 class _Ledger:
     def __init__(self) -> None:
         self.sources: list[Source] = []
@@ -88,47 +82,80 @@ class _Ledger:
         return len(self.sources)
 
 
+@dataclass
+class Composed:
+    text: str
+    sources: list[Source]
+    short: str = ""  # the answer in a few words, when the documents give one
+
+
 async def compose_answer(
-    plan: Plan, observations: list[Observation], embedder: Embedder, *, max_sources_per_step: int
-) -> tuple[str, list[Source]]:
+    question: str,
+    plan: Plan,
+    observations: list[Observation],
+    embedder: Embedder,
+    *,
+    max_sources_per_step: int,
+) -> Composed:
+    """The short answer and the sentences it comes from when only documents answer; else each
+    part of the question answered in turn."""
     ledger = _Ledger()
-    lines = []
+    lines, passages, only_documents = [], list[Passage](), True
     for step, obs in zip(plan.steps, observations, strict=True):
         clause = step.clause.text
         if step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED:
             lines.append(f"To “{clause}”, {step.problem.text}: what should it be?")
+            only_documents = False
             continue
         if not obs.ok:
             lines.append(f"Could not answer “{clause}”: {obs.error}")
             continue
         hits = document_hits(obs.structured)
         if hits is not None:
-            hits = hits[:max_sources_per_step]
-            lines.append(await _from_documents(clause, hits, embedder, ledger))
+            found = [_register(hit, ledger) for hit in hits[:max_sources_per_step]]
+            passages += found
+            lines.append(await _from_documents(clause, found, embedder, ledger))
             continue
+        only_documents = False
         result = render_result(obs.structured, obs.text)
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
-    return "\n".join(lines), ledger.sources
+    if only_documents and passages:
+        short = await short_answer(question, passages, embedder)
+        if short is not None:
+            return Composed(_with_chain(short), ledger.sources, short.text)
+    return Composed("\n".join(lines), ledger.sources)
+
+
+def _with_chain(short: Short) -> str:
+    """The short answer, then the sentences that lead to it, each cited."""
+    chain = " ".join(f"{text} [{n}]" for text, n in dict.fromkeys(short.chain))
+    return f"{short.text} [{short.source}]\n{chain}"
+
+
+def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:
+    """A hit numbered as a source, with its whole text (a result's content before its
+    snippet: the answer is often past the snippet's cut)."""
+    text = next(hit[f] for f in TEXT_FIELDS if isinstance(hit.get(f), str))
+    title = str(hit.get("title") or hit.get("path") or hit.get("url") or "document")
+    section = hit.get("section")
+    n = ledger.add(
+        kind="document",
+        title=f"{title} › {section}" if section and section != title else title,
+        uri=str(hit.get("path") or hit.get("url") or ""),
+        snippet=_clip(" ".join(text.split())),
+    )
+    return Passage(title, text, n)
 
 
 async def _from_documents(
-    clause: str, hits: list[dict[str, Any]], embedder: Embedder, ledger: _Ledger
+    clause: str, passages: list[Passage], embedder: Embedder, ledger: _Ledger
 ) -> str:
-    """The two sentences of the hits closest to the clause, each cited to its document."""
-    candidates: list[tuple[str, int]] = []
-    for hit in hits:
-        text = next(hit[f] for f in TEXT_FIELDS if isinstance(hit.get(f), str))
-        title = str(hit.get("title") or hit.get("path") or hit.get("url") or "document")
-        section = hit.get("section")
-        n = ledger.add(
-            kind="document",
-            title=f"{title} › {section}" if section and section != title else title,
-            uri=str(hit.get("path") or hit.get("url") or ""),
-            snippet=_clip(" ".join(text.split())),
-        )
-        # A sentence another part of the answer already gives is not given twice.
-        candidates += [(s, n) for s in split_sentences(text) if s not in ledger.cited]
+    """The two sentences of the passages closest to the clause, each cited to its document."""
+    # A sentence another part of the answer already gives is not given twice.
+    candidates = [
+        (s, p.source) for p in passages for s in split_sentences(p.text) if s not in ledger.cited
+    ]
     if not candidates:
         return f"No passage answers “{clause}”."
     vectors = await embedder.embed([clause] + [s for s, _ in candidates])

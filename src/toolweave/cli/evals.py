@@ -1,5 +1,5 @@
-"""`toolweave eval retrieval`, `calls` and `plans`: metrics on the shared benchmarks; `servers`:
-requests to real third-party MCP servers."""
+"""`toolweave eval retrieval`, `calls`, `plans` and `qa`: metrics on the shared benchmarks;
+`servers`: requests to real third-party MCP servers."""
 
 from __future__ import annotations
 
@@ -233,6 +233,53 @@ def eval_servers(
                 gold=gold,
                 only=tasks,
                 limit=phrasings,
+                on_progress=progress,
+                notice=lambda text: print(text, file=sys.stderr),
+            )
+        )
+    if details is not None:
+        details.write_text(json.dumps(to_json(rows, results), indent=1))
+    if as_json:
+        out.print_json(json.dumps(to_json(rows, results)))
+    else:
+        print(markdown(rows))
+
+
+@eval_app.command("qa")
+def eval_qa(
+    datasets: Annotated[
+        list[str] | None, typer.Argument(help="hotpot, musique (default: both).")
+    ] = None,
+    split: Annotated[str, typer.Option(help="dev (tune on it) or test (only report it).")] = "dev",
+    limit: Annotated[int | None, typer.Option(help="At most this many questions each.")] = None,
+    details: Annotated[
+        Path | None, typer.Option(help="Write every question's result (JSON) to this file.")
+    ] = None,
+    as_json: JsonOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """Search-grounded answers on HotpotQA and MuSiQue, the union of their paragraphs as the
+    local corpus: short-answer EM and F1, the answer in the text and in the sources, cited
+    supporting paragraphs, citation precision, words and latency per stage."""
+    from toolweave.evals.qa import DATASETS, SPLITS, markdown, run_qa_eval
+    from toolweave.evals.qa import as_json as to_json
+
+    settings = load_or_exit(config)
+    chosen = list(datasets or DATASETS)
+    if unknown := set(chosen) - set(DATASETS):
+        fail(
+            InputError(f"unknown dataset(s) {', '.join(sorted(unknown))}: choose hotpot, musique"),
+            code=2,
+        )
+    if split not in SPLITS:
+        fail(InputError(f"unknown split {split!r}: choose dev or test"), code=2)
+    with Bar() as progress:
+        rows, results = run_or_exit(
+            run_qa_eval(
+                settings,
+                chosen,
+                split,
+                limit=limit,
                 on_progress=progress,
                 notice=lambda text: print(text, file=sys.stderr),
             )

@@ -24,8 +24,11 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_QUERY_CHARS = 2000
+
+
 class SearchRequest(_Record):
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     # Retrieval depth: how many results the caller wants back.
     max_results: int = Field(5, ge=1, le=50)
     freshness: Freshness = "any"

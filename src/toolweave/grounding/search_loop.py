@@ -1,10 +1,14 @@
 """Planning search (SRSA): for multi-hop questions, search, keep what is relevant, decide whether
-the evidence suffices, and search again with what was learnt, up to `max_rounds` times.
+the evidence suffices, and search again for what is still unknown, up to `max_rounds` times.
 
-    query -> gateway.search -> compress (sentences closest to the question, new ones only)
-          -> enough? (an LLM judges when configured; otherwise: stop when a round adds nothing)
-          -> next query: the LLM's, or the question with the names the evidence brought in
-             that the question does not mention (the bridge entity of a two-hop question)
+    query -> gateway.search -> compress (the new sentences closest to what the round asked)
+          -> read (grounding.reader): the short answer so far, and the question's words its
+             evidence leaves uncovered
+          -> enough? (an LLM judges when configured; otherwise: the answer's evidence covers the
+             question, or a round found nothing new)
+          -> next query: the LLM's, or the answer so far with what is still unknown ("Vivien
+             Leigh spouse" after "the actress who played Scarlett" was found), or else the
+             question with the names the evidence brought in (the bridge entity)
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ import numpy as np
 
 from toolweave.errors import LLMError
 from toolweave.grounding.gateway import SearchGateway
-from toolweave.grounding.records import SearchRequest, SearchResult
-from toolweave.language.text import sentences
+from toolweave.grounding.reader import Passage, Short, reading_text, short_answer
+from toolweave.grounding.records import MAX_QUERY_CHARS, SearchRequest, SearchResult
+from toolweave.language.text import split_sentences
 from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
 
 NAME = re.compile(r"\b[A-Z][\w'.-]+(?:\s+(?:of|the|de|and)?\s*[A-Z][\w'.-]+)*")
+MAX_MISSING = 5  # question words a follow-up query asks for
 NEXT_STEP_SCHEMA = {
     "type": "object",
     "properties": {"sufficient": {"type": "boolean"}, "next_query": {"type": "string"}},
@@ -42,7 +48,9 @@ class SearchTrail:
     queries: list[str] = field(default_factory=list)
     results: list[SearchResult] = field(default_factory=list)  # every result, first seen order
     rounds: list[list[SearchResult]] = field(default_factory=list)  # each query's results
+    providers: list[str | None] = field(default_factory=list)  # who answered each query
     evidence: list[Evidence] = field(default_factory=list)  # best first
+    short: Short | None = None  # the answer read from every result so far
     stopped: str = ""
 
 
@@ -61,14 +69,20 @@ async def planning_search(
         trail.queries.append(query)
         # Asked for more than per_round: the first hits may be passages already found.
         depth = min(50, per_round + len(trail.results))
-        response = await gateway.search(SearchRequest(query=query, max_results=depth))
+        # A long question is searched by its beginning (the request's limit).
+        request = SearchRequest(query=query[:MAX_QUERY_CHARS], max_results=depth)
+        response = await gateway.search(request)
+        trail.providers.append(response.provider)
         seen = {r.url for r in trail.results}
         new = [r for r in response.results if r.url not in seen][:per_round]
         trail.results += new
         trail.rounds.append(response.results[:per_round])
-        added = await _compress(question, new, embedder, trail, keep)
-        if not added:
+        if not await _compress(query, new, embedder, trail, keep):
             trail.stopped = "a round found nothing new"
+            break
+        trail.short = await short_answer(question, passages_of(trail.results), embedder)
+        if llm is None and trail.short is not None and not trail.short.missing:
+            trail.stopped = "the answer's evidence covers the question"
             break
         next_query = await _next_query(question, trail, llm)
         if next_query is None or next_query in trail.queries:
@@ -80,18 +94,21 @@ async def planning_search(
     return trail
 
 
+def passages_of(results: list[SearchResult]) -> list[Passage]:
+    """The results as passages to read, each numbered by its place in the list (from 1)."""
+    return [Passage(r.title, r.content or r.snippet, n) for n, r in enumerate(results, 1)]
+
+
 async def _compress(
-    question: str, results: list[SearchResult], embedder: Embedder, trail: SearchTrail, keep: int
+    query: str, results: list[SearchResult], embedder: Embedder, trail: SearchTrail, keep: int
 ) -> int:
-    """Add the sentences of `results` closest to the question; return how many were added."""
-    found = [
-        (s, r)
-        for r in results
-        for s in sentences(r.content or r.snippet, lines=False, min_chars=21)
-    ]
+    """Add the sentences of `results` closest to the query; return how many were added."""
+    found = [(s, r) for r in results for s in split_sentences(r.content or r.snippet)]
     if not found:
         return 0
-    vectors = await embedder.embed([question] + [s for s, _ in found])
+    # Embedded as the reader embeds them, so that reading them again costs nothing.
+    texts = [reading_text(r.title, s) for s, r in found]
+    vectors = await embedder.embed([query, *texts])
     scores = vectors[1:] @ vectors[0]
     best = [i for i in np.argsort(-scores)[:keep]]
     trail.evidence += [Evidence(found[i][0], found[i][1], float(scores[i])) for i in best]
@@ -106,6 +123,9 @@ async def _next_query(question: str, trail: SearchTrail, llm: LLM | None) -> str
             return await _llm_next_query(question, trail, llm)
         except LLMError:
             pass  # no usable LLM answer: the deterministic rule below decides
+    short = trail.short
+    if short is not None and short.missing:
+        return " ".join([short.text, *short.missing[:MAX_MISSING]])
     return _bridge_query(question, trail)
 
 

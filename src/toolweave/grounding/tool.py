@@ -69,11 +69,13 @@ HINTS |= {"openWorldHint": True}
 
 
 def in_process(
-    settings: Settings, embedder: Embedder | None = None
+    settings: Settings,
+    embedder: Embedder | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, list[Callable[..., Any]]], GatewayHolder]:
     """The gateway as the in-process server `search` (ServerPool's `native=`), and its holder
-    (close it when done)."""
-    holder = GatewayHolder(settings, embedder=embedder)
+    (close it when done). `notice` hears of long work, such as indexing the local corpus."""
+    holder = GatewayHolder(settings, embedder=embedder, notice=notice)
     return {IN_PROCESS_NAME: [search_tool(holder)]}, holder
 
 
@@ -81,9 +83,14 @@ class GatewayHolder:
     """Opens the gateway once, on first use, in the loop that serves the requests."""
 
     def __init__(
-        self, settings: Settings, metrics: Metrics | None = None, embedder: Embedder | None = None
+        self,
+        settings: Settings,
+        metrics: Metrics | None = None,
+        embedder: Embedder | None = None,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
         self.settings = settings
+        self.notice = notice
         self.metrics = metrics
         self.embedder = embedder
         self.gateway: SearchGateway | None = None
@@ -93,7 +100,7 @@ class GatewayHolder:
         async with self._lock:
             if self.gateway is None:
                 self.gateway = await open_gateway(
-                    self.settings, self.embedder, metrics=self.metrics
+                    self.settings, self.embedder, metrics=self.metrics, on_progress=self.notice
                 )
             return self.gateway
 

@@ -51,6 +51,13 @@ def sentences(text: str, *, lines: bool = True, min_chars: int = 3) -> list[str]
     return found
 
 
+def split_sentences(text: str) -> list[str]:
+    """A document's sentences of three words or more, markdown headings and bullets unmarked."""
+    text = re.sub(r"^#+\s*", "", text, flags=re.MULTILINE)
+    parts = (p.lstrip("-* ") for p in sentences(text, lines=False))
+    return [p for p in parts if len(p.split()) >= 3]
+
+
 def _split(block: str) -> list[str]:
     pieces, start = [], 0
     for match in _BREAK.finditer(block):

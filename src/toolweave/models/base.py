@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict, runtime_checkable
@@ -70,6 +71,31 @@ class Embedder(Protocol):
     dim: int
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class RememberingEmbedder:
+    """An Embedder that keeps the vectors of the last `size` texts it embedded: reading a
+    search's results embeds the same sentences at every round and again for the answer."""
+
+    def __init__(self, inner: Embedder, size: int = 20_000) -> None:
+        self.inner, self.size = inner, size
+        self.id, self.dim = inner.id, inner.dim
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        new = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if new:
+            for text, vector in zip(new, await self.inner.embed(new), strict=True):
+                self._vectors[text] = vector
+        rows = []
+        for text in texts:
+            self._vectors.move_to_end(text)
+            rows.append(self._vectors[text])
+        while len(self._vectors) > self.size:
+            self._vectors.popitem(last=False)
+        if not rows:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack(rows)
 
 
 class NoLLM:

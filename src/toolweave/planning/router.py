@@ -106,9 +106,11 @@ def route(
             )
     runnable = [step for step in plan.steps if step.problem is None]
     searched = [step for step in runnable if step.key == search]
-    if search and runnable and searched == runnable and analysis.multi_hop:
+    if search and runnable and searched == runnable:
+        # Searched again only for what the results leave unknown: one round when they answer.
+        kind = "a multi-hop question" if analysis.multi_hop else "a question"
         return Decision(
-            Route.ITERATIVE, "a multi-hop question no tool answers: search, read, search again"
+            Route.ITERATIVE, f"{kind} no tool answers: search, read, search again if need be"
         )
     return _shape(plan)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,9 +129,9 @@ class LocalProvider:
         if (folder / "passages.jsonl").is_file():
             return cls(*_load(folder), embedder)
         passages = read_corpus(corpus)
-        if on_progress:
-            on_progress(f"indexing {len(passages):,} passages of {corpus} for local search")
-        vectors = await _embed(embedder, passages)
+        notice = on_progress or (lambda _text: None)
+        notice(f"indexing {len(passages):,} passages of {corpus} for local search (once)")
+        vectors = await _embed(embedder, passages, notice)
         lexical = LexicalIndex.build(
             list(range(len(passages))), [f"{p.title}. {p.text}" for p in passages]
         )
@@ -186,11 +187,16 @@ def _in_domains(url: str, domains: list[str]) -> bool:
     return any(host == d.lower() or host.endswith("." + d.lower()) for d in domains)
 
 
-async def _embed(embedder: Embedder, passages: list[Passage], batch: int = 256) -> np.ndarray:
-    parts = [
-        await embedder.embed([f"{p.title}. {p.text}" for p in passages[start : start + batch]])
-        for start in range(0, len(passages), batch)
-    ]
+async def _embed(
+    embedder: Embedder, passages: list[Passage], notice: Callable[[str], None], batch: int = 256
+) -> np.ndarray:
+    parts, started = [], time.perf_counter()
+    for start in range(0, len(passages), batch):
+        chunk = passages[start : start + batch]
+        parts.append(await embedder.embed([f"{p.title}. {p.text}" for p in chunk]))
+        done, spent = start + len(chunk), time.perf_counter() - started
+        left = spent / done * (len(passages) - done)
+        notice(f"  embedded {done:,}/{len(passages):,} passages, {left:,.0f} s left")
     return np.vstack(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)
 
 

@@ -1,0 +1,322 @@
+"""Reading passages: the short answer to a question from whole passages, without an LLM: spans
+of the kind the question wants (language/questions.py) scored by how much of the question their
+evidence covers.
+
+A span's evidence is the sentence it is in, that sentence's passage title, and, when the passage
+was reached through another one, the sentence of that other passage naming it (the first hop of
+a two-hop question: "Van Hook Township is in Mountrail County" then "Mountrail County's seat is
+Stanley"). Question words weigh by how rare they are among the passages' sentences, so the
+span whose chain covers "seat" beats the bridge entity that covers only "county". A choice
+between two options compares their dates or numbers; a yes or no checks each named thing's
+passage for the asked attribute.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from toolweave.language.questions import (
+    Expected,
+    content_terms,
+    content_words,
+    expected_answer,
+    stem,
+)
+from toolweave.language.text import split_sentences
+from toolweave.models.base import Embedder
+
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_DATE = re.compile(
+    rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}"
+    r"|(?<![\d,.])1\d{3}(?![\d,])|(?<![\d,.])20\d{2}(?![\d,]))"
+)
+_YEAR = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})(?![\d,])")
+_NUMBER = re.compile(
+    r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?(?![\w])|\b(?:two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\b",
+    re.I,
+)
+# Capitalised words, joined by a few lower-case linking words ("Bank of Italy").
+_NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:of|the|de|da|del|von|van|for|"
+    r"la|le|du|y)?\s*[A-Z][\w'’.-]*)*"
+)
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+# Capitalised words that are not names on their own: sentence openers, pronouns, months.
+_NOT_NAMES = frozenset(
+    "the a an in on at he she it they his her its their this that these those there after "
+    "before during when while as by for from with of and but or however although since".split()
+)
+PLACE_HEADS = frozenset(
+    "county city town state country province river lake island islands mountains mountain "
+    "university college district borough village valley".split()
+)
+MIN_COVERAGE = 0.34
+NEAR = 0.1
+RELEVANCE = 0.3  # the weight of the chain's cosine to the question
+SUBJECT = 0.2
+
+
+@dataclass
+class Passage:
+    title: str
+    text: str
+    source: int  # the source number it is cited as
+
+
+@dataclass
+class _Sentence:
+    text: str
+    passage: Passage
+    terms: set[str]
+    score: float = 0.0  # cosine to the question
+
+
+@dataclass
+class Short:
+    text: str
+    source: int
+    chain: list[tuple[str, int]] = field(default_factory=list)  # sentences leading to it
+    # The question's words its evidence does not cover: what a next search should ask for.
+    missing: list[str] = field(default_factory=list)
+
+
+async def short_answer(question: str, passages: list[Passage], embedder: Embedder) -> Short | None:
+    """The answer in a few words with the sentences it comes from, or None."""
+    expected = expected_answer(question)
+    if expected.kind == "explanation":
+        return None
+    found = [
+        _Sentence(s, p, set(content_terms(f"{p.title} {s}")))
+        for p in passages
+        for s in split_sentences(p.text)
+    ]
+    if not found or not expected.terms:
+        return None
+    vectors = await embedder.embed(
+        [question] + [reading_text(s.passage.title, s.text) for s in found]
+    )
+    for sentence, score in zip(found, vectors[1:] @ vectors[0], strict=True):
+        sentence.score = float(score)
+    weights = _weights(expected, found)
+    if expected.kind == "choice":
+        return _choose(expected, found, weights)
+    if expected.kind == "yesno":
+        return _yes_or_no(question, expected, found, weights)
+    return _extract(question, expected, found, weights)
+
+
+def reading_text(title: str, sentence: str) -> str:
+    """A sentence as it is embedded: with its passage's title, which a pronoun refers to."""
+    return f"{title}: {sentence}"
+
+
+def _weights(expected: Expected, found: list[_Sentence]) -> dict[str, float]:
+    """Each question word by how rare it is among the sentences."""
+    df = Counter(t for s in found for t in s.terms)
+    return {t: math.log(1 + len(found) / (1 + df[t])) for t in expected.terms}
+
+
+def _coverage(terms: set[str], weights: dict[str, float]) -> float:
+    total = sum(weights.values())
+    return sum(w for t, w in weights.items() if t in terms) / total if total else 0.0
+
+
+def _extract(
+    question: str,
+    expected: Expected,
+    found: list[_Sentence],
+    weights: dict[str, float],
+) -> Short | None:
+    asked = set(expected.terms)
+    best: tuple[float, str, _Sentence, _Sentence | None] | None = None
+    seen: Counter[str] = Counter()
+    scored = []
+    for sentence in found:
+        link = _link(sentence, found, weights)
+        evidence = sentence.terms | (link.terms if link is not None else set())
+        cover = _coverage(evidence, weights)
+        for span in _spans(sentence.text, expected):
+            terms = set(content_terms(span))
+            if not terms or terms <= asked or span.lower() in question.lower():
+                continue
+            seen[span.lower()] += 1
+            fit = _fit(span, sentence.text, expected) + _near(span, sentence.text, asked)
+            # A passage's own subject is what its sentences are about, not the fact they give.
+            fit -= SUBJECT if span.lower() == _subject(sentence.passage) else 0
+            relevance = max(sentence.score, link.score if link is not None else 0.0)
+            scored.append((cover + RELEVANCE * relevance + fit, span, sentence, link))
+    for score, span, sentence, link in scored:
+        score += 0.05 * min(seen[span.lower()] - 1, 3)
+        if best is None or score > best[0]:
+            best = (score, span, sentence, link)
+    if best is None or best[0] - RELEVANCE * best[2].score < MIN_COVERAGE:
+        return None
+    _, span, sentence, link = best
+    chain = [(link.text, link.passage.source)] if link is not None else []
+    covered = sentence.terms | (link.terms if link is not None else set())
+    missing = [w for w in content_words(question) if stem(w) not in covered]
+    missing.sort(key=lambda w: -weights.get(stem(w), 0.0))  # the rarest first
+    return Short(
+        span, sentence.passage.source, [*chain, (sentence.text, sentence.passage.source)], missing
+    )
+
+
+def _subject(passage: Passage) -> str:
+    """What a passage is about: its title without a qualifier ("Counterparts (album)")."""
+    return passage.title.split(" (")[0].lower()
+
+
+def _near(span: str, sentence: str, asked: set[str]) -> float:
+    """A little for a span next to the question's words: of two names in one sentence, the one
+    the asked fact is said of."""
+    words = sentence.split()
+    first = span.split()[0]
+    starts = [i for i, w in enumerate(words) if w.startswith(first)]
+    hits = [i for i, w in enumerate(words) if stem(w.strip(".,;:()\"'")) in asked]
+    if not starts or not hits:
+        return 0.0
+    distance = min(abs(i - j) for i in starts for j in hits)
+    return NEAR / (1 + distance / 3)
+
+
+def _link(
+    sentence: _Sentence, found: list[_Sentence], weights: dict[str, float]
+) -> _Sentence | None:
+    """The sentence of another passage that names this sentence's passage and covers the most
+    of the question: the hop that leads here."""
+    title = _subject(sentence.passage)
+    if len(title) < 3:
+        return None
+    links = [s for s in found if s.passage is not sentence.passage and title in s.text.lower()]
+    return max(links, key=lambda s: _coverage(s.terms, weights), default=None)
+
+
+def _spans(text: str, expected: Expected) -> list[str]:
+    kind = expected.kind
+    if kind == "year":
+        return _YEAR.findall(text)
+    if kind == "date":
+        return _DATE.findall(text)
+    if kind == "number":
+        return [m.group(0) for m in _NUMBER.finditer(text)]
+    names = [_trim(m.group(0)) for m in _NAME.finditer(text)]
+    names += [q.strip() for q in _QUOTED.findall(text)] if kind == "name" else []
+    return [
+        n for n in names if n and n.lower() not in _NOT_NAMES and n.split()[0].lower() not in MONTHS
+    ]
+
+
+def _trim(name: str) -> str:
+    """A name without a leading opener ("The", "In") or trailing link word and full stop."""
+    words = name.rstrip(".,;:’'").split()
+    while words and words[0].lower() in _NOT_NAMES and len(words) > 1:
+        words = words[1:]
+    while words and words[-1].lower() in ("of", "the", "and", "de", "for", "on"):
+        words = words[:-1]
+    return " ".join(words)
+
+
+def _fit(span: str, sentence: str, expected: Expected) -> float:
+    """How well the span looks like what is asked: a place named with the asked noun, a
+    person's two or three names, a place after "in"."""
+    words = span.split()
+    head = words[-1].lower().rstrip("s")
+    fit = 0.0
+    if expected.noun and expected.noun in span.lower():
+        fit += 0.3
+    if expected.kind == "number" and _YEAR.fullmatch(span):
+        fit -= 0.2  # "how many" rarely wants a year
+    if expected.kind == "person":
+        fit += 0.1 if 2 <= len(words) <= 4 else 0.0
+        fit -= 0.3 if head in PLACE_HEADS else 0.0
+    if expected.kind == "place":
+        before = sentence[: sentence.find(span)].split()[-1:] or [""]
+        fit += 0.15 if before[0].lower() in ("in", "at", "near", "from") else 0.0
+    return fit
+
+
+def _choose(expected: Expected, found: list[_Sentence], weights: dict[str, float]) -> Short | None:
+    """The option whose date or number wins the comparison, else the one whose passage covers
+    the asked attribute best."""
+    asked = {t for o in expected.options for t in content_terms(o)}
+    attribute = {t: w for t, w in weights.items() if t not in asked} or weights
+    picks = []
+    for option in expected.options:
+        about = [s for s in found if _about(s, option)]
+        if not about:
+            continue
+        best = max(about, key=lambda s: (_coverage(s.terms, attribute), s.score))
+        picks.append((option, best, _value(best.text, option)))
+    if not picks:
+        return None
+    values = [v for _, _, v in picks if v is not None]
+    if expected.compares and len(values) == len(expected.options):
+        ordered = sorted(picks, key=lambda p: p[2])  # type: ignore[arg-type,return-value]
+        option, sentence, _ = ordered[0] if expected.earlier else ordered[-1]
+    else:
+        option, sentence, _ = max(picks, key=lambda p: _coverage(p[1].terms, attribute))
+    chain = [(s.text, s.passage.source) for _, s, _ in picks]
+    return Short(option, sentence.passage.source, chain)
+
+
+def _about(sentence: _Sentence, option: str) -> bool:
+    name = option.lower()
+    return name in sentence.passage.title.lower() or name in sentence.text.lower()
+
+
+def _value(text: str, option: str) -> tuple[float, ...] | None:
+    """The first date after the option's name as (year, month, day), else its first number."""
+    at = text.lower().find(option.lower())
+    text = text[at:] if at >= 0 else text
+    for match in _DATE.finditer(text):
+        date = match.group(0).replace(",", "")
+        year = _YEAR.search(date)
+        if year is None:
+            continue
+        words = date.lower().split()
+        month = next((MONTHS.index(w) + 1 for w in words if w in MONTHS), 0)
+        day = next((int(w) for w in words if w.isdigit() and len(w) <= 2), 0)
+        return (float(year.group(1)), float(month), float(day))
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+    return (float(number.group(0).replace(",", "")),) if number else None
+
+
+def _yes_or_no(
+    question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+) -> Short | None:
+    """Yes when every thing the question names has a sentence holding the asked attribute."""
+    things = expected.options or _both(question)
+    asked = {t for thing in things for t in content_terms(thing)}
+    attribute = {t: w for t, w in weights.items() if t not in asked} or weights
+    chain, holds = [], []
+    for thing in things or ("",):
+        about = [s for s in found if not thing or _about(s, thing)]
+        if not about:
+            holds.append(False)
+            continue
+        best = max(about, key=lambda s: (_coverage(s.terms, attribute), s.score))
+        chain.append((best.text, best.passage.source))
+        holds.append(_coverage(best.terms, attribute) >= 0.5)
+    if not chain:
+        return None
+    return Short("yes" if all(holds) else "no", chain[0][1], chain)
+
+
+def _both(question: str) -> tuple[str, ...]:
+    """The two things of "Are both X and Y ...", "Were X and Y both ..."."""
+    rest = question.split(maxsplit=1)[-1]  # after the auxiliary verb
+    match = re.search(
+        r"^(?:both\s+)?([A-Z][^,?]*?)\s+and\s+([A-Z][^,?]*?)\s+(?:both\s+)?[a-z]", rest
+    )
+    if match is None:
+        return ()
+    return tuple(_trim(g) for g in match.groups())

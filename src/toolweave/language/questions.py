@@ -1,0 +1,150 @@
+"""What kind of answer a question wants, read from its words: a yes or no, one of the options
+it names, a date, a year, a number, a person, a place, a name of some kind, or an explanation
+(no short answer); and the words the evidence must cover (`terms`). The reader
+(grounding/reader.py) extracts spans of that kind.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+Kind = Literal[
+    "yesno", "choice", "date", "year", "number", "person", "place", "name", "explanation"
+]
+
+# "How do I ...", "Why ...": an explanation, which no few words give.
+_EXPLAIN = re.compile(
+    r"^\s*(?:how\s+(?:do|does|did|can|could|should|would|to|is|are|was)\b|why\b|explain\b|"
+    r"describe\b|what\s+(?:is|are)\s+the\s+(?:difference|best\s+way|steps)\b)",
+    re.I,
+)
+# An auxiliary verb first asks for a yes or a no ("Are both X and Y ...?", "Did X ...?").
+_YESNO = re.compile(
+    r"^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
+)
+# "Which X ... , A or B?", "Who was born first, A or B?": the two options after the comma.
+_OPTIONS = re.compile(r",\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?([^,?]+?)\s*\??$", re.I)
+_BOTH = re.compile(r"\b(?:between|is|was|are|were)\s+(.+?)\s+or\s+(.+?)\s*\??$", re.I)
+_YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|did|were)", re.I)
+# At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
+_WHEN = re.compile(r"^\s*(?:when|on what date|what date)\b", re.I)
+_NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b", re.I)
+_WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
+_WHERE = re.compile(r"^\s*where\b", re.I)
+# The noun after "what"/"which" says what is wanted ("which county", "what team").
+_WHICH = re.compile(r"\b(?:what|which)((?:\s+[\w-]+){1,4})", re.I)
+PLACE_NOUNS = frozenset(
+    "city town county country state province region capital village district island "
+    "continent river lake mountain place area borough municipality neighborhood".split()
+)
+PERSON_NOUNS = frozenset(
+    "person man woman actor actress singer author writer director player musician composer "
+    "artist president leader king queen politician scientist founder father mother son "
+    "daughter wife husband brother sister coach producer".split()
+)
+NUMBER_NOUNS = frozenset("number amount population percentage age".split())
+# Comparatives that pick the earlier date or the smaller number.
+EARLIER = frozenset("first earlier earliest older oldest before".split())
+SMALLER = frozenset("fewer less least smaller smallest shorter shortest lower".split())
+# Comparatives that pick the later date or the larger number.
+LATER = frozenset(
+    "last later latest younger youngest after more most larger largest bigger biggest longer "
+    "longest taller tallest higher highest greater greatest".split()
+)
+_FUNCTION = frozenset("is are was were the a an of did does do has have had".split())
+_QUESTION_WORDS = frozenset(
+    "what which who whom whose when where why how is are was were do does did the a an of in "
+    "on at to for by with from and or that this these those it its as be been being has have "
+    "had can could will would should both either also not no you your one other same there "
+    "their they he she his her him me my we our us".split()
+)
+
+
+@dataclass(frozen=True)
+class Expected:
+    kind: Kind
+    options: tuple[str, ...] = ()  # the candidates a choice names, as written
+    noun: str = ""  # the noun after what/which ("county"), lower case
+    terms: tuple[str, ...] = field(default=())  # stemmed content words the evidence must cover
+    earlier: bool = False  # a choice of the earlier date / smaller number
+    compares: bool = False  # a choice by date or number (a comparative word), not by attribute
+
+
+def expected_answer(question: str) -> Expected:
+    """The kind of answer `question` asks for."""
+    text = question.strip()
+    terms = tuple(content_terms(text))
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    earlier = bool(words & (EARLIER | SMALLER))
+    if _EXPLAIN.match(text):
+        return Expected("explanation", terms=terms)
+    options = _options(text)
+    if options and not _YESNO.match(text):
+        compares = bool(words & (EARLIER | SMALLER | LATER))
+        return Expected("choice", options, terms=terms, earlier=earlier, compares=compares)
+    if _YESNO.match(text):
+        return Expected("yesno", options, terms=terms)
+    noun = _noun(text)
+    if _YEAR.search(text):
+        return Expected("year", noun=noun, terms=terms)
+    if _NUMBER.search(text) or noun in NUMBER_NOUNS:
+        return Expected("number", noun=noun, terms=terms)
+    if _WHEN.search(text) or noun in ("date", "day"):
+        return Expected("date", noun=noun, terms=terms)
+    if noun in PLACE_NOUNS or _WHERE.search(text):
+        return Expected("place", noun=noun, terms=terms)
+    if _WHO.search(text) or noun in PERSON_NOUNS:
+        return Expected("person", noun=noun, terms=terms)
+    return Expected("name", noun=noun, terms=terms)
+
+
+def _noun(text: str) -> str:
+    """The noun after what/which: the first known one of the next few words ("what New York
+    county", "which Canadian rock band"), else the next word."""
+    match = _WHICH.search(text)
+    if match is None:
+        return ""
+    words = [
+        w.lower().removesuffix("s") for w in match.group(1).split() if w.lower() not in _FUNCTION
+    ] or [""]
+    known = PLACE_NOUNS | PERSON_NOUNS | NUMBER_NOUNS
+    return next((w for w in words if w in known), words[0])
+
+
+def _options(text: str) -> tuple[str, ...]:
+    match = _OPTIONS.search(text) or _BOTH.search(text)
+    if match is None:
+        return ()
+    first, second = (" ".join(g.split()).strip(" \"'") for g in match.groups())
+    # "A or B" must name two short things; a clause with a verb is not an option.
+    if not first or not second or max(len(first.split()), len(second.split())) > 6:
+        return ()
+    return (first, second)
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` that carry meaning (no question or function words), as written."""
+    return [
+        w
+        for w in re.findall(r"[A-Za-z0-9][\w'-]*", text)
+        if w.lower() not in _QUESTION_WORDS and len(w) > 1
+    ]
+
+
+def content_terms(text: str) -> list[str]:
+    """The stems of `text`'s content words."""
+    return [stem(w) for w in content_words(text)]
+
+
+def stem(word: str) -> str:
+    return str(_stemmer().stemWord(word.lower().removesuffix("'s")))
+
+
+@cache
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")

@@ -1,0 +1,87 @@
+"""The short answer read from passages, with the bundled embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolweave.grounding.reader import Passage, short_answer
+from toolweave.models.onnx_embedder import OnnxEmbedder
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxEmbedder:
+    return OnnxEmbedder()
+
+
+def passages(*items: tuple[str, str]) -> list[Passage]:
+    return [Passage(title, text, n) for n, (title, text) in enumerate(items, 1)]
+
+
+TWO_HOPS = passages(
+    ("Van Hook Township", "Van Hook Township is a township in Mountrail County, North Dakota."),
+    ("Mountrail County", "Mountrail County is a county in North Dakota. Its seat is Stanley."),
+    ("Lake Sakakawea", "Lake Sakakawea is a reservoir on the Missouri River in North Dakota."),
+)
+
+
+async def test_the_answer_is_found_through_the_bridge_entity(embedder: OnnxEmbedder) -> None:
+    question = "What is the seat of the county where Van Hook Township is located?"
+    short = await short_answer(question, TWO_HOPS, embedder)
+    assert short is not None and short.text == "Stanley" and short.source == 2
+    # The chain leads from the question's entity to the answer, each sentence with its source.
+    assert [n for _, n in short.chain] == [1, 2]
+    assert short.missing == ["located"]
+
+
+async def test_a_comparison_names_the_winner(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        ("Simone Bolelli", "Simone Bolelli (born 8 October 1985) is an Italian tennis player."),
+        ("Caroline Wozniacki", "Caroline Wozniacki (born 11 July 1990) is a Danish player."),
+    )
+    earlier = "Who was born earlier, Simone Bolelli or Caroline Wozniacki?"
+    later = "Who was born later, Simone Bolelli or Caroline Wozniacki?"
+    assert (await short_answer(earlier, found, embedder)).text == "Simone Bolelli"  # type: ignore[union-attr]
+    assert (await short_answer(later, found, embedder)).text == "Caroline Wozniacki"  # type: ignore[union-attr]
+
+
+async def test_a_choice_without_a_comparative_goes_by_the_asked_attribute(
+    embedder: OnnxEmbedder,
+) -> None:
+    found = passages(
+        ("Jerry Belson", "Jerry Belson (July 8, 1938 – 2006) was a writer of comedy films."),
+        ("Frank Borzage", 'Frank Borzage (April 23, 1894 – 1962) directed "7th Heaven".'),
+    )
+    question = 'Who directed the film "7th Heaven", Jerry Belson or Frank Borzage?'
+    short = await short_answer(question, found, embedder)
+    assert short is not None and short.text == "Frank Borzage"
+
+
+async def test_yes_or_no_from_each_named_things_passage(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        ("Eve Beglarian", "Eve Beglarian is an American composer of Armenian descent."),
+        ("Zach Bogosian", "Zach Bogosian is an ice hockey player of Armenian descent."),
+        ("Lou Reed", "Lou Reed was an American musician of Jewish descent."),
+    )
+    both = "Are Eve Beglarian and Zach Bogosian both of Armenian descent?"
+    assert (await short_answer(both, found, embedder)).text == "yes"  # type: ignore[union-attr]
+    mixed = "Are Eve Beglarian and Lou Reed both of Armenian descent?"
+    assert (await short_answer(mixed, found, embedder)).text == "no"  # type: ignore[union-attr]
+
+
+async def test_how_many_takes_a_count_not_a_year(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        (
+            "Winter Meetings",
+            "The Winter Meetings, first held in 1901, gather all 30 Major League Baseball teams.",
+        ),
+    )
+    question = "How many Major League Baseball teams attend the Winter Meetings?"
+    short = await short_answer(question, found, embedder)
+    assert short is not None and short.text == "30"
+
+
+async def test_no_answer_when_nothing_covers_the_question(embedder: OnnxEmbedder) -> None:
+    found = passages(("Maple syrup", "Maple syrup is made from the sap of sugar maple trees."))
+    assert await short_answer("Who directed the film Vertigo?", found, embedder) is None

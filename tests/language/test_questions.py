@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import pytest
+
+from toolweave.language.questions import content_words, expected_answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "noun"),
+    [
+        ("Who is the spouse of the actress who plays Scarlett?", "person", ""),
+        ("Politician Lyman Sherwood was born in what New York county?", "place", "county"),
+        ("In what year did the Danish plant ecologist die?", "year", "year"),
+        ("When did the mother of Joseph Ferdinand die?", "date", ""),
+        ("How many teams attend the Winter Meetings?", "number", ""),
+        ("What percentage of Eritrea is Muslim?", "number", "percentage"),
+        ("Which Canadian rock band released Counterparts?", "name", "canadian"),
+        ("Are Eve Beglarian and Zach Bogosian both of Armenian descent?", "yesno", ""),
+    ],
+)
+def test_the_kind_of_answer_a_question_wants(question: str, kind: str, noun: str) -> None:
+    expected = expected_answer(question)
+    assert (expected.kind, expected.noun) == (kind, noun)
+
+
+def test_a_choice_names_its_options_and_its_direction() -> None:
+    earlier = expected_answer("Who was born earlier, Simone Bolelli or Caroline Wozniacki?")
+    assert earlier.kind == "choice" and earlier.options == ("Simone Bolelli", "Caroline Wozniacki")
+    assert earlier.earlier and earlier.compares
+    higher = expected_answer("Which peak stands higher, Muztagh Ata or Manaslu?")
+    assert higher.options == ("Muztagh Ata", "Manaslu") and not higher.earlier and higher.compares
+    # No comparative word: the options are told apart by the asked attribute, not a number.
+    directed = expected_answer('Who directed "7th Heaven", Jerry Belson or Frank Borzage?')
+    assert directed.kind == "choice" and not directed.compares
+
+
+def test_content_words_leave_out_question_and_function_words() -> None:
+    assert content_words("What is the seat of the county where Van Hook is?") == [
+        "seat",
+        "county",
+        "Van",
+        "Hook",
+    ]
+
+
+@pytest.mark.parametrize(
+    "question", ["How do I declare an MCP server?", "Why is the sky blue?", "how to cook rice"]
+)
+def test_how_and_why_want_an_explanation(question: str) -> None:
+    assert expected_answer(question).kind == "explanation"
