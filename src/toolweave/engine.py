@@ -390,13 +390,14 @@ class Engine:
             notes += [*planned, *([decision.note] if decision.note else [])]
         emit(Planned(plan, decision))
         observations: list[Observation] = []
+        asked = analysis.question  # what the answer answers (the iterative route names more)
         if decision.route not in (Route.ITERATIVE, Route.CLARIFY, Route.DIRECT):
             with timer.stage("connect"):
                 await self._start_servers_of(plan, emit)
         with timer.stage("execute"):
             if decision.route == Route.ITERATIVE:
                 emit(Progress("searching, reading, searching again"))
-                plan, observations = await self._search_iteratively(
+                plan, observations, asked = await self._search_iteratively(
                     analysis, plan, search, llm, notes
                 )
             elif decision.route not in (Route.CLARIFY, Route.DIRECT):
@@ -409,7 +410,7 @@ class Engine:
                 answerer = make_answerer(
                     ask.answer, self.embedder, llm, max_sources_per_step=ask.max_sources_per_step
                 )
-                draft = await answerer.answer(analysis.question, plan, observations, options.schema)
+                draft = await answerer.answer(asked, plan, observations, options.schema)
             text, sources, data, short = draft.text, draft.sources, draft.data, draft.short
             notes += draft.notes
         if analysis.declined:
@@ -483,9 +484,10 @@ class Engine:
 
     async def _search_iteratively(
         self, analysis: QuestionAnalysis, plan: Plan, search: str, llm: LLM, notes: list[str]
-    ) -> tuple[Plan, list[Observation]]:
+    ) -> tuple[Plan, list[Observation], str]:
         """Planning search in place of the plan (its search step is the template): a step per
-        round, each with its query and results (so the answer takes each hop's best sentence).
+        round, each with its query and results, and the question as the search understood it
+        (what it described named: "Who is the spouse of Vivien Leigh?").
         The LLM judges the evidence only when the LLM planner is chosen. Past the deadline
         (ask.deadline_s) the search is cancelled and the answer says so."""
         ask, question = self.settings.ask, analysis.question
@@ -506,7 +508,7 @@ class Engine:
             step = searching.model_copy(update={"id": "s1", "arguments": {"query": question}})
             why = f"the deadline of {ask.deadline_s:g} s passed while searching"
             notes.append(f"not done: {why}")
-            return Plan(steps=[step]), [Observation.of(step, error=why)]
+            return Plan(steps=[step]), [Observation.of(step, error=why)], question
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         steps, observations = [], []
         rounds = zip(trail.queries, trail.rounds, trail.providers, strict=True)
@@ -532,7 +534,9 @@ class Engine:
                 )
             )
         notes.append(f"planning search: {len(trail.queries)} rounds, stopped: {trail.stopped}")
-        return Plan(steps=steps), observations
+        if trail.question != question:
+            notes.append(f"answered as: {trail.question}")
+        return Plan(steps=steps), observations, trail.question
 
 
 def _finish(task: asyncio.Task[Answer], queue: asyncio.Queue[Any]) -> None:

@@ -12,6 +12,7 @@ from toolweave.answer.abstractive import (
     json_answer,
     without_citations,
     write_answer,
+    write_short,
 )
 from toolweave.errors import InputError, StructuredOutputError
 from toolweave.models.openai_http import OpenAIChat, OpenAIHTTP
@@ -81,3 +82,31 @@ async def test_a_json_answer_that_stays_invalid_is_a_typed_error(server: OpenAIS
         await json_answer("where?", SOURCES, llm(server), schema)
     with pytest.raises(InputError, match="must be a JSON object"):
         await json_answer("where?", SOURCES, llm(server), {})
+
+
+EVIDENCE = [
+    ("Van Hook Township is a township in Mountrail County, North Dakota.", 1),
+    ("Its seat is Stanley.", 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "question", "read"),
+    [
+        # Kept as the evidence writes it, with the sentence that holds it.
+        ('{"answer": "stanley"}', "What is the county seat?", ("Stanley", EVIDENCE[1])),
+        ('{"answer": "Mountrail  County"}', "Which county?", ("Mountrail County", EVIDENCE[0])),
+        # Yes or no answers a yes-or-no question only.
+        ('{"answer": "Yes."}', "Is Van Hook in North Dakota?", ("yes", EVIDENCE[0])),
+        ('{"answer": "yes"}', "Which county?", None),
+        # An answer in no sentence is the model's, not the evidence's: refused.
+        ('{"answer": "Bismarck"}', "What is the county seat?", None),
+    ],
+)
+async def test_a_short_answer_is_kept_only_when_the_evidence_holds_it(
+    server: OpenAIServer, reply: str, question: str, read: object
+) -> None:
+    server.add(CHAT, chat_reply(reply))
+    assert await write_short(question, EVIDENCE, llm(server)) == read
+    prompt = server.requests[0][2]["messages"][1]["content"]
+    assert "[2] Its seat is Stanley." in prompt

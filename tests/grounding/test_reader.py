@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.grounding.reader import Passage, short_answer
+from toolweave.grounding.reader import Passage, Short, read
 from toolweave.models.onnx_embedder import OnnxEmbedder
 
 pytestmark = pytest.mark.anyio
@@ -13,6 +13,10 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture(scope="module")
 def embedder() -> OnnxEmbedder:
     return OnnxEmbedder()
+
+
+async def short_answer(question: str, found: list[Passage], embedder: OnnxEmbedder) -> Short | None:
+    return (await read(question, found, embedder)).short
 
 
 def passages(*items: tuple[str, str]) -> list[Passage]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from toolweave.answer.abstractive import json_answer, write_answer
-from toolweave.answer.extractive import compose_answer
+from toolweave.answer.abstractive import json_answer, write_answer, write_short
+from toolweave.answer.extractive import compose_answer, with_chain
 from toolweave.errors import LLMError
 from toolweave.models.base import LLM, Embedder
 from toolweave.types import Observation, Plan, Source
@@ -20,6 +20,7 @@ class Draft:
     text: str
     sources: list[Source] = field(default_factory=list)
     short: str = ""  # the answer in a few words, when one was found
+    evidence: list[tuple[str, int]] = field(default_factory=list)  # best sentences, cited
     data: Any = None  # the answer as a JSON value, when a schema was asked for
     notes: list[str] = field(default_factory=list)
 
@@ -53,15 +54,18 @@ class ExtractiveAnswerer:
         composed = await compose_answer(
             question, plan, observations, self.embedder, max_sources_per_step=self.max_sources
         )
-        draft = Draft(composed.text, composed.sources, short=composed.short)
+        draft = Draft(
+            composed.text, composed.sources, short=composed.short, evidence=composed.evidence
+        )
         if schema is not None:
             draft.data = await json_answer(question, draft.sources, self.llm, schema)
         return draft
 
 
 class AbstractiveAnswerer(ExtractiveAnswerer):
-    """The LLM's own words from the numbered sources, citations checked; the extractive answer
-    when the LLM cannot write one."""
+    """The LLM's own words from the numbered sources, checked: a short answer read from the
+    evidence sentences when documents answer (kept only when it is found there), else a
+    written answer with its citations checked; the extractive answer when the LLM cannot."""
 
     async def answer(
         self,
@@ -74,13 +78,27 @@ class AbstractiveAnswerer(ExtractiveAnswerer):
         if schema is not None or not draft.sources:
             return draft
         try:
-            written, removed = await write_answer(question, draft.sources, self.llm)
+            if draft.evidence:
+                await self._read_short(question, draft)
+            else:
+                written, removed = await write_answer(question, draft.sources, self.llm)
+                draft.notes.extend(f"removed citation {r}" for r in removed)
+                draft.text = written
         except LLMError as exc:
             draft.notes.append(f"kept the extractive answer: the LLM could not write one ({exc})")
-            return draft
-        draft.notes.extend(f"removed citation {r}" for r in removed)
-        draft.text = written
         return draft
+
+    async def _read_short(self, question: str, draft: Draft) -> None:
+        read = await write_short(question, draft.evidence, self.llm)
+        if read is None:
+            draft.notes.append("kept the extractive answer: the LLM's is in no evidence sentence")
+            return
+        short, (sentence, source) = read
+        if short != draft.short:
+            # The sentence that holds it, after the best one of another source (the first hop).
+            other = [next(((s, n) for s, n in draft.evidence if n != source), None)]
+            chain = [*(o for o in other if o is not None), (sentence, source)]
+            draft.short, draft.text = short, with_chain(short, source, chain)
 
 
 def make_answerer(

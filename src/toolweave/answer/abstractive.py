@@ -1,6 +1,8 @@
 """Abstractive answers and output contracts.
 
-With an LLM the answer is written from the run's numbered sources, and every citation is checked
+When documents answer, the LLM reads the best evidence sentences and gives the answer in a few
+words; it is kept only when it is found in one of them. Otherwise the answer is written from the
+run's numbered sources, and every citation is checked
 against that ledger: a [n] that is no source of this run is removed and reported (a model that
 cites what it did not retrieve is the failure users see most). Output contracts:
 
@@ -15,6 +17,8 @@ import re
 from typing import Any, Literal
 
 from toolweave.errors import InputError
+from toolweave.language.questions import expected_answer
+from toolweave.language.spans import snap
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
 from toolweave.prompts import load_prompt
@@ -36,6 +40,30 @@ async def write_answer(question: str, sources: list[Source], llm: LLM) -> tuple[
     messages = load_prompt("answer").messages(question=question, sources=ledger_text(sources))
     completion = await llm.complete(messages)
     return check_citations(completion.text.strip(), {s.id for s in sources})
+
+
+SHORT_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string", "maxLength": 120}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
+
+
+async def write_short(
+    question: str, evidence: list[tuple[str, int]], llm: LLM
+) -> tuple[str, tuple[str, int]] | None:
+    """The LLM's short answer as the evidence writes it, with the sentence it is in; None when
+    the answer is in no sentence (yes or no stands for itself, to a yes-or-no question)."""
+    lines = "\n".join(f"[{n}] {sentence}" for sentence, n in evidence)
+    messages = load_prompt("short_answer").messages(question=question, evidence=lines)
+    answer = " ".join(str((await complete_json(llm, messages, SHORT_SCHEMA))["answer"]).split())
+    if answer.lower().strip(".") in ("yes", "no") and expected_answer(question).kind == "yesno":
+        return answer.lower().strip("."), evidence[0]
+    for sentence, n in evidence:
+        if (found := snap(answer, sentence)) is not None:
+            return found[0], (sentence, n)
+    return None
 
 
 def check_citations(text: str, known: set[int]) -> tuple[str, list[str]]:

@@ -5,12 +5,12 @@ the sentences of the retrieved documents closest to it, each line cited [n] to a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from toolweave.grounding.reader import Passage, Short, short_answer
+from toolweave.grounding.reader import Passage, read
 from toolweave.language.text import split_sentences
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
@@ -87,6 +87,8 @@ class Composed:
     text: str
     sources: list[Source]
     short: str = ""  # the answer in a few words, when the documents give one
+    # The sentences that cover the question best, with their sources (for an LLM to read).
+    evidence: list[tuple[str, int]] = field(default_factory=list)
 
 
 async def compose_answer(
@@ -120,17 +122,19 @@ async def compose_answer(
         result = render_result(obs.structured, obs.text)
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
-    if only_documents and passages:
-        short = await short_answer(question, passages, embedder)
-        if short is not None:
-            return Composed(_with_chain(short), ledger.sources, short.text)
-    return Composed("\n".join(lines), ledger.sources)
+    if not (only_documents and passages):
+        return Composed("\n".join(lines), ledger.sources)
+    reading = await read(question, passages, embedder)
+    if reading.short is None:
+        return Composed("\n".join(lines), ledger.sources, evidence=reading.evidence)
+    text = with_chain(reading.short.text, reading.short.source, reading.short.chain)
+    return Composed(text, ledger.sources, reading.short.text, reading.evidence)
 
 
-def _with_chain(short: Short) -> str:
+def with_chain(short: str, source: int, chain: list[tuple[str, int]]) -> str:
     """The short answer, then the sentences that lead to it, each cited."""
-    chain = " ".join(f"{text} [{n}]" for text, n in dict.fromkeys(short.chain))
-    return f"{short.text} [{short.source}]\n{chain}"
+    sentences = " ".join(f"{text} [{n}]" for text, n in dict.fromkeys(chain))
+    return f"{short} [{source}]\n{sentences}"
 
 
 def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from toolweave.language.questions import (
+    PERSON_NOUNS,
     Expected,
     content_terms,
     content_words,
@@ -63,6 +64,14 @@ MIN_COVERAGE = 0.34
 NEAR = 0.1
 RELEVANCE = 0.3  # the weight of the chain's cosine to the question
 SUBJECT = 0.2
+TYPED = 0.2
+EVIDENCE = 6  # sentences kept as the evidence an LLM reads
+# What the first sentence about a person says: a birth, a life's dates, a person's noun.
+_PERSON = re.compile(
+    rf"\(born\b|\bborn\b|\(\d{{3,4}}\s*[–-]|\b(?:{'|'.join(sorted(PERSON_NOUNS))})\b|\b(?:he|she)\b"
+)
+# Nationality and other adjectives made of names: "American", "Slavic", "Japanese".
+_ADJECTIVE = re.compile(r"(?:an|ish|ese|ic|i)$")
 
 
 @dataclass
@@ -89,29 +98,37 @@ class Short:
     missing: list[str] = field(default_factory=list)
 
 
-async def short_answer(question: str, passages: list[Passage], embedder: Embedder) -> Short | None:
-    """The answer in a few words with the sentences it comes from, or None."""
+@dataclass
+class Reading:
+    short: Short | None  # the answer in a few words, when a span of the asked kind fits
+    evidence: list[tuple[str, int]]  # the sentences that cover the question best, best first
+
+
+async def read(question: str, passages: list[Passage], embedder: Embedder) -> Reading:
+    """The short answer and the best evidence sentences of `passages` for `question`."""
     expected = expected_answer(question)
-    if expected.kind == "explanation":
-        return None
     found = [
         _Sentence(s, p, set(content_terms(f"{p.title} {s}")))
         for p in passages
         for s in split_sentences(p.text)
     ]
     if not found or not expected.terms:
-        return None
+        return Reading(None, [])
     vectors = await embedder.embed(
         [question] + [reading_text(s.passage.title, s.text) for s in found]
     )
     for sentence, score in zip(found, vectors[1:] @ vectors[0], strict=True):
         sentence.score = float(score)
     weights = _weights(expected, found)
+    ranked = sorted(found, key=lambda s: -(_coverage(s.terms, weights) + RELEVANCE * s.score))
+    evidence = [(s.text, s.passage.source) for s in ranked[:EVIDENCE]]
+    if expected.kind == "explanation":
+        return Reading(None, evidence)
     if expected.kind == "choice":
-        return _choose(expected, found, weights)
+        return Reading(_choose(expected, found, weights), evidence)
     if expected.kind == "yesno":
-        return _yes_or_no(question, expected, found, weights)
-    return _extract(question, expected, found, weights)
+        return Reading(_yes_or_no(question, expected, found, weights), evidence)
+    return Reading(_extract(question, expected, found, weights), evidence)
 
 
 def reading_text(title: str, sentence: str) -> str:
@@ -137,6 +154,8 @@ def _extract(
     weights: dict[str, float],
 ) -> Short | None:
     asked = set(expected.terms)
+    # What each passage's subject is, by its first sentence ("X is a county in ...").
+    kinds = {_subject(s.passage): s.text.lower() for s in reversed(found)}
     best: tuple[float, str, _Sentence, _Sentence | None] | None = None
     seen: Counter[str] = Counter()
     scored = []
@@ -149,7 +168,7 @@ def _extract(
             if not terms or terms <= asked or span.lower() in question.lower():
                 continue
             seen[span.lower()] += 1
-            fit = _fit(span, sentence.text, expected) + _near(span, sentence.text, asked)
+            fit = _fit(span, sentence.text, expected, kinds) + _near(span, sentence.text, asked)
             # A passage's own subject is what its sentences are about, not the fact they give.
             fit -= SUBJECT if span.lower() == _subject(sentence.passage) else 0
             relevance = max(sentence.score, link.score if link is not None else 0.0)
@@ -173,6 +192,11 @@ def _extract(
 def _subject(passage: Passage) -> str:
     """What a passage is about: its title without a qualifier ("Counterparts (album)")."""
     return passage.title.split(" (")[0].lower()
+
+
+def _followed_by_word(span: str, sentence: str) -> bool:
+    """Whether a lower-case word follows the span: "American actor", "Slavic mythology"."""
+    return re.search(rf"\b{re.escape(span)}\s+[a-z]", sentence) is not None
 
 
 def _near(span: str, sentence: str, asked: set[str]) -> float:
@@ -225,19 +249,27 @@ def _trim(name: str) -> str:
     return " ".join(words)
 
 
-def _fit(span: str, sentence: str, expected: Expected) -> float:
-    """How well the span looks like what is asked: a place named with the asked noun, a
-    person's two or three names, a place after "in"."""
+def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) -> float:
+    """How well the span looks like what is asked: named with the asked noun, or its own
+    passage says it is one ("Ballon d'Or is an annual football award"); a person's two or
+    three names; a place after "in"; not an adjective of nationality ("American actor")."""
     words = span.split()
     head = words[-1].lower().rstrip("s")
     fit = 0.0
     if expected.noun and expected.noun in span.lower():
         fit += 0.3
+    elif expected.noun and expected.noun in kinds.get(span.lower(), ""):
+        fit += TYPED
+    if len(words) == 1 and _ADJECTIVE.search(span) and _followed_by_word(span, sentence):
+        fit -= 0.3
     if expected.kind == "number" and _YEAR.fullmatch(span):
         fit -= 0.2  # "how many" rarely wants a year
     if expected.kind == "person":
         fit += 0.1 if 2 <= len(words) <= 4 else 0.0
         fit -= 0.3 if head in PLACE_HEADS else 0.0
+        if (about := kinds.get(span.lower())) is not None:
+            # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
+            fit += TYPED if _PERSON.search(about) else -TYPED
     if expected.kind == "place":
         before = sentence[: sentence.find(span)].split()[-1:] or [""]
         fit += 0.15 if before[0].lower() in ("in", "at", "near", "from") else 0.0

@@ -2,6 +2,9 @@
 the evidence suffices, and search again for what is still unknown, up to `max_rounds` times.
 
     query -> gateway.search -> compress (the new sentences closest to what the round asked)
+          -> resolve: a question about something it describes ("the spouse of the actress who
+             plays Scarlett") becomes one about what the results name ("the spouse of Vivien
+             Leigh"), searched next
           -> read (grounding.reader): the short answer so far, and the question's words its
              evidence leaves uncovered
           -> enough? (an LLM judges when configured; otherwise: the answer's evidence covers the
@@ -20,8 +23,9 @@ import numpy as np
 
 from toolweave.errors import LLMError
 from toolweave.grounding.gateway import SearchGateway
-from toolweave.grounding.reader import Passage, Short, reading_text, short_answer
+from toolweave.grounding.reader import Passage, Short, read, reading_text
 from toolweave.grounding.records import MAX_QUERY_CHARS, SearchRequest, SearchResult
+from toolweave.language.questions import split_chain
 from toolweave.language.text import split_sentences
 from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
@@ -45,12 +49,14 @@ class Evidence:
 
 @dataclass
 class SearchTrail:
+    question: str  # the question as last understood: with the things it described named
     queries: list[str] = field(default_factory=list)
     results: list[SearchResult] = field(default_factory=list)  # every result, first seen order
     rounds: list[list[SearchResult]] = field(default_factory=list)  # each query's results
     providers: list[str | None] = field(default_factory=list)  # who answered each query
     evidence: list[Evidence] = field(default_factory=list)  # best first
     short: Short | None = None  # the answer read from every result so far
+    bridges: list[Short] = field(default_factory=list)  # the described things, as found
     stopped: str = ""
 
 
@@ -64,7 +70,8 @@ async def planning_search(
     per_round: int = 5,
     keep: int = 6,
 ) -> SearchTrail:
-    trail, query = SearchTrail(), question
+    trail = SearchTrail(question=question)
+    query, unread = question, False
     for _round in range(max_rounds):
         trail.queries.append(query)
         # Asked for more than per_round: the first hits may be passages already found.
@@ -80,18 +87,39 @@ async def planning_search(
         if not await _compress(query, new, embedder, trail, keep):
             trail.stopped = "a round found nothing new"
             break
-        trail.short = await short_answer(question, passages_of(trail.results), embedder)
+        if (resolved := await _resolve(trail, embedder)) is not None:
+            query, unread = resolved, True  # the question now names what it described
+            continue
+        unread = False
+        trail.short = (await read(trail.question, passages_of(trail.results), embedder)).short
         if llm is None and trail.short is not None and not trail.short.missing:
             trail.stopped = "the answer's evidence covers the question"
             break
-        next_query = await _next_query(question, trail, llm)
+        next_query = await _next_query(trail.question, trail, llm)
         if next_query is None or next_query in trail.queries:
             trail.stopped = "the evidence suffices"
             break
         query = next_query
     else:
         trail.stopped = f"{max_rounds} rounds"
+    if unread:
+        trail.short = (await read(trail.question, passages_of(trail.results), embedder)).short
     return trail
+
+
+async def _resolve(trail: SearchTrail, embedder: Embedder) -> str | None:
+    """The question with the thing it describes named, once the results name it ("Who is the
+    spouse of Vivien Leigh?" for "... of the actress who plays Scarlett"); None when it
+    describes nothing or the results do not say what."""
+    chain = split_chain(trail.question)
+    if chain is None:
+        return None
+    bridge = (await read(chain.inner, passages_of(trail.results), embedder)).short
+    if bridge is None or bridge.text.lower() in trail.question.lower():
+        return None
+    trail.bridges.append(bridge)
+    trail.question = chain.outer.format(bridge.text)
+    return trail.question
 
 
 def passages_of(results: list[SearchResult]) -> list[Passage]:

@@ -30,7 +30,7 @@ _OPTIONS = re.compile(r",\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?([^,?]+?)\s*\??$"
 _BOTH = re.compile(r"\b(?:between|is|was|are|were)\s+(.+?)\s+or\s+(.+?)\s*\??$", re.I)
 _YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|did|were)", re.I)
 # At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
-_WHEN = re.compile(r"^\s*(?:when|on what date|what date)\b", re.I)
+_WHEN = re.compile(r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b", re.I)
 _NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b", re.I)
@@ -43,9 +43,12 @@ PLACE_NOUNS = frozenset(
 PERSON_NOUNS = frozenset(
     "person man woman actor actress singer author writer director player musician composer "
     "artist president leader king queen politician scientist founder father mother son "
-    "daughter wife husband brother sister coach producer".split()
+    "daughter wife husband brother sister coach producer physicist chemist mathematician "
+    "philosopher poet novelist businessman footballer emperor empress prince princess "
+    "host spouse".split()
 )
 NUMBER_NOUNS = frozenset("number amount population percentage age".split())
+DATE_NOUNS = frozenset("date birthday day".split())
 # Comparatives that pick the earlier date or the smaller number.
 EARLIER = frozenset("first earlier earliest older oldest before".split())
 SMALLER = frozenset("fewer less least smaller smallest shorter shortest lower".split())
@@ -92,7 +95,7 @@ def expected_answer(question: str) -> Expected:
         return Expected("year", noun=noun, terms=terms)
     if _NUMBER.search(text) or noun in NUMBER_NOUNS:
         return Expected("number", noun=noun, terms=terms)
-    if _WHEN.search(text) or noun in ("date", "day"):
+    if _WHEN.search(text) or noun in DATE_NOUNS:
         return Expected("date", noun=noun, terms=terms)
     if noun in PLACE_NOUNS or _WHERE.search(text):
         return Expected("place", noun=noun, terms=terms)
@@ -110,7 +113,7 @@ def _noun(text: str) -> str:
     words = [
         w.lower().removesuffix("s") for w in match.group(1).split() if w.lower() not in _FUNCTION
     ] or [""]
-    known = PLACE_NOUNS | PERSON_NOUNS | NUMBER_NOUNS
+    known = PLACE_NOUNS | PERSON_NOUNS | NUMBER_NOUNS | DATE_NOUNS | {"year"}
     return next((w for w in words if w in known), words[0])
 
 
@@ -148,3 +151,53 @@ def _stemmer() -> Any:
     import Stemmer
 
     return Stemmer.Stemmer("english")
+
+
+# A thing named by description: "the actress who plays Scarlett in Gone with the Wind", "the
+# bank that bought FleetBoston", "the author of The Canon of Medicine", "Empress Wang's husband".
+_NAMED = (
+    r"(?:the\s+)?[A-Z\"“][^\s?,]*(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+)?[A-Z\"”][^\s?,]*)*"
+)
+_DESCRIBED = (
+    re.compile(
+        r"\bthe\s+(?:(?!of\b|the\b|who\b|that\b|which\b|where\b)[\w'-]+\s+){1,3}?"
+        r"(?:who|that|which|where|whose)\s+[^?,;]+"
+    ),
+    re.compile(rf"\bthe\s+(?:(?!of\b|the\b)[\w-]+\s+){{0,2}}?[\w-]+\s+of\s+{_NAMED}"),
+    re.compile(r"\b[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*(?:'s|’s)\s+[a-z]+"),
+)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A question asked of something it names by description: find that thing first (the
+    `inner` question), then ask `outer` with its name in place of the description."""
+
+    outer: str  # the question with "{}" where the description was
+    inner: str  # a question whose answer is the described thing
+
+
+def split_chain(question: str) -> Chain | None:
+    """The innermost description in the question and the question around it, or None when
+    the question names everything it asks about."""
+    whole = question.strip().rstrip("?")
+    found = [
+        (m.start(), m.group(0).strip())
+        for pattern in _DESCRIBED
+        for m in pattern.finditer(question)
+        if m.group(0).strip() != whole
+    ]
+    # The one that starts last is innermost: "the spouse of the actress who ..." holds it. A
+    # name cut short ("the director of Hollywood film 7th Heaven") is no description.
+    cut = re.compile(r"\s+[a-z]+\s+[A-Z0-9]")
+    whole_names = [(a, d) for a, d in found if not cut.match(question, a + len(d))]
+    if not whole_names:
+        return None
+    start, described = max(whole_names)
+    outer = question[:start] + "{}" + question[start + len(described) :]
+    if not content_words(outer.replace("{}", "")):
+        return None  # nothing is asked of the described thing: it is the answer itself
+    words = described.lower().split()
+    head = words[1] if words[0] == "the" else words[-1]
+    person = head in PERSON_NOUNS or head.removesuffix("s") in PERSON_NOUNS
+    return Chain(outer=outer, inner=f"{'Who' if person else 'What'} is {described}?")
