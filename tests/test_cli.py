@@ -315,3 +315,22 @@ def test_invalid_utf8_and_control_characters_in_a_question_get_an_answer(tmp_pat
     )
     assert "\ufffd" in answer["question"] and "\x1b" not in answer["question"]
     assert "351" in answer["text"]
+
+
+def test_a_corpus_indexed_on_first_use_shows_progress_even_under_json(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    rows = [
+        ("Van Hook Township", "Van Hook Township is a township in Mountrail County."),
+        ("Mountrail County", "Mountrail County is a county in North Dakota. Its seat is Stanley."),
+    ]
+    corpus.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in rows))
+    (tmp_path / "toolweave.toml").write_text(f'[grounding]\ncorpus = "{corpus}"\n')
+    question = "What is the seat of the county where Van Hook Township is?"
+    run = toolweave("ask", question, "--json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert f"indexing 2 passages of {corpus}" in run.stderr
+    assert "embedded 2/2 passages" in run.stderr
+    answer = json.loads(run.stdout)  # stdout is the JSON alone
+    assert answer["short"] == "Stanley" and answer["text"].startswith("Stanley [")
+    again = toolweave("ask", question, "--json", cwd=tmp_path)  # indexed once
+    assert "indexing" not in again.stderr and json.loads(again.stdout)["short"] == "Stanley"

@@ -132,6 +132,8 @@ async def test_a_question_no_tool_fits_is_grounded_by_the_local_documents(tmp_pa
         answer = await engine.ask("How do I declare an MCP server?")
     search = answer.observations[0]
     assert (search.server, search.tool) == ("search", "search")
+    # How-to questions want an explanation: one search is read, no short answer is made up.
+    assert len(answer.observations) == 1 and answer.short == ""
     assert search.structured["provider"] == "local"  # no web provider is configured
     assert "mcpServers" in answer.text and answer.sources[0].kind == "document"
     assert answer.sources[0].uri.endswith("configuration.md#declaring-mcp-servers")

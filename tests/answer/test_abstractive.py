@@ -4,17 +4,20 @@ against the run's sources; output contracts."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from toolweave.answer.abstractive import (
     check_citations,
+    choose_short,
     json_answer,
     without_citations,
     write_answer,
     write_short,
 )
 from toolweave.errors import InputError, StructuredOutputError
+from toolweave.grounding.reader import Reading, Short
 from toolweave.models.openai_http import OpenAIChat, OpenAIHTTP
 from toolweave.types import Source
 
@@ -93,20 +96,39 @@ EVIDENCE = [
 @pytest.mark.parametrize(
     ("reply", "question", "read"),
     [
-        # Kept as the evidence writes it, with the sentence that holds it.
-        ('{"answer": "stanley"}', "What is the county seat?", ("Stanley", EVIDENCE[1])),
-        ('{"answer": "Mountrail  County"}', "Which county?", ("Mountrail County", EVIDENCE[0])),
+        # Kept as the evidence writes it, cited to its sentence after the other source's.
+        ('{"answer": "stanley"}', "What is the county seat?", ("Stanley", 2, EVIDENCE)),
+        (
+            '{"answer": "Mountrail  County"}',
+            "Which county?",
+            ("Mountrail County", 1, EVIDENCE[::-1]),
+        ),
         # Yes or no answers a yes-or-no question only.
-        ('{"answer": "Yes."}', "Is Van Hook in North Dakota?", ("yes", EVIDENCE[0])),
+        ('{"answer": "Yes."}', "Is Van Hook in North Dakota?", ("yes", 1, EVIDENCE[:1])),
         ('{"answer": "yes"}', "Which county?", None),
         # An answer in no sentence is the model's, not the evidence's: refused.
         ('{"answer": "Bismarck"}', "What is the county seat?", None),
     ],
 )
 async def test_a_short_answer_is_kept_only_when_the_evidence_holds_it(
-    server: OpenAIServer, reply: str, question: str, read: object
+    server: OpenAIServer, reply: str, question: str, read: tuple[str, int, list[Any]] | None
 ) -> None:
     server.add(CHAT, chat_reply(reply))
-    assert await write_short(question, EVIDENCE, llm(server)) == read
+    short = await write_short(question, EVIDENCE, llm(server))
+    assert (short and (short.text, short.source, short.chain)) == read
     prompt = server.requests[0][2]["messages"][1]["content"]
     assert "[2] Its seat is Stanley." in prompt
+
+
+async def test_the_llm_chooses_among_the_readers_answers(server: OpenAIServer) -> None:
+    stanley = Short("Stanley", 2, EVIDENCE)
+    county = Short("Mountrail County", 1, EVIDENCE[:1])
+    reading = Reading(county, EVIDENCE, [county, stanley])
+    server.add(CHAT, chat_reply('{"answer": "Stanley"}'))
+    assert await choose_short("What is the seat of the county?", reading, llm(server)) == stanley
+    request = server.requests[0][2]
+    # The answer is one of the reader's: a JSON enum the model's grammar is held to.
+    assert request["response_format"]["json_schema"]["schema"]["properties"]["answer"] == {
+        "enum": ["Mountrail County", "Stanley"]
+    }
+    assert "- Stanley" in request["messages"][1]["content"]

@@ -49,8 +49,11 @@ async def test_a_second_round_follows_the_bridge_entity(
     gateway: SearchGateway, embedder: OnnxEmbedder
 ) -> None:
     trail = await planning_search(QUESTION, gateway, embedder, per_round=1, max_rounds=3)
-    assert trail.queries[0] == QUESTION
-    assert len(trail.queries) >= 2 and "Rush" in trail.queries[1]
+    # The band the question describes is named, then the question is asked of it.
+    assert trail.queries == [QUESTION, "Who was the drummer of Rush?"]
+    assert [b.text for b in trail.bridges] == ["Rush"] and trail.question == trail.queries[1]
+    assert trail.short is not None and trail.short.text == "Neil Peart"
+    assert trail.stopped == "the answer's evidence covers the question"
     assert [r.url for r in trail.results][:2] == ["local:Counterparts (album)", "local:Neil Peart"]
     assert any("Neil Peart was the drummer" in e.sentence for e in trail.evidence)
 
@@ -66,6 +69,7 @@ async def test_an_llm_decides_when_the_evidence_suffices(
         server.add("/v1/chat/completions", chat_reply('{"sufficient": true, "next_query": ""}'))
         llm = OpenAIChat(OpenAIHTTP(server.base_url, backoff_s=0.01, timeout_s=5), "m")
         trail = await planning_search(QUESTION, gateway, embedder, llm, per_round=1)
-    assert trail.queries == [QUESTION, "Rush drummer"]
+    # The described band is named first (no LLM needed), then the LLM leads the search.
+    assert trail.queries == [QUESTION, "Who was the drummer of Rush?", "Rush drummer"]
     assert trail.stopped == "the evidence suffices"
     assert "Counterparts is the fifteenth" in server.requests[0][2]["messages"][-1]["content"]

@@ -14,7 +14,11 @@ from toolweave.language.questions import content_words, expected_answer
         ("When did the mother of Joseph Ferdinand die?", "date", ""),
         ("How many teams attend the Winter Meetings?", "number", ""),
         ("What percentage of Eritrea is Muslim?", "number", "percentage"),
-        ("Which Canadian rock band released Counterparts?", "name", "canadian"),
+        ("Which Canadian rock band released Counterparts?", "name", "band"),
+        ("What is the seat of the county where Van Hook Township is?", "name", "seat"),
+        ("Nanchang was fought with what ground-based armed force of Japan?", "name", "force"),
+        ("The Havanese and the Black Mouth Cur are which kind of animal?", "name", "animal"),
+        ("What was the birth date of the poker player?", "date", "date"),
         ("Are Eve Beglarian and Zach Bogosian both of Armenian descent?", "yesno", ""),
     ],
 )
@@ -48,3 +52,14 @@ def test_content_words_leave_out_question_and_function_words() -> None:
 )
 def test_how_and_why_want_an_explanation(question: str) -> None:
     assert expected_answer(question).kind == "explanation"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "what", "What is the", "which of the?", "'s", "[" * 300, "Who is the of", "é?"]
+)
+def test_odd_questions_get_a_kind_and_no_error(text: str) -> None:
+    from toolweave.language.questions import split_chain
+
+    assert expected_answer(text).kind
+    chain = split_chain(text)
+    assert chain is None or "{}" in chain.outer

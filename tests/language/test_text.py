@@ -46,3 +46,14 @@ def test_prose_breaks_only_at_blank_lines_and_bullets() -> None:
 def test_readable_names() -> None:
     assert readable_name("getWeatherForecast") == "get weather forecast"
     assert readable_name("PDF&URLTool") == "pdf url tool"
+
+
+def test_asides_are_left_out_unless_they_hold_what_is_kept() -> None:
+    from toolweave.language.text import without_asides
+
+    sentence = "Jeff Porcaro (April 1, 1954 – August 5, 1992) was a drummer (of Toto)."
+    assert without_asides(sentence) == "Jeff Porcaro was a drummer."
+    assert without_asides(sentence, "Toto") == "Jeff Porcaro was a drummer (of Toto)."
+    kept = without_asides(sentence, numbers=True)
+    assert kept == "Jeff Porcaro (April 1, 1954 – August 5, 1992) was a drummer."
+    assert without_asides("(all of it)") == "(all of it)"  # never nothing

@@ -133,6 +133,11 @@ def test_a_multi_hop_question_only_search_answers_is_searched_iteratively() -> N
     assert route(analyse(question, TODAY), plan((question, SEARCH)), tools).route == "single"
     two = plan((question, SEARCH), ("What is 15% of 2,340", PERCENT))
     assert route(analyse(question, TODAY), two, tools, search=SEARCH.key).route == "parallel"
+    # A single-hop question only search answers is searched the same way: the loop reads the
+    # first results and searches again only for what they leave unknown.
+    single = "Who won the Fulkerson Prize in 1997?"
+    decision = route(analyse(single, TODAY), plan((single, SEARCH)), tools, search=SEARCH.key)
+    assert decision.route == "iterative" and "multi-hop" not in decision.reason
 
 
 FORECAST_PLAN = plan(("What's the weather tomorrow?", WEATHER))

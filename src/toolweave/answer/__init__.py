@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from toolweave.answer.abstractive import json_answer, write_answer, write_short
+from toolweave.answer.abstractive import choose_short, json_answer, write_answer, write_short
 from toolweave.answer.extractive import compose_answer, with_chain
 from toolweave.errors import LLMError
+from toolweave.grounding.reader import Reading, Short
 from toolweave.models.base import LLM, Embedder
 from toolweave.types import Observation, Plan, Source
 
@@ -20,7 +21,7 @@ class Draft:
     text: str
     sources: list[Source] = field(default_factory=list)
     short: str = ""  # the answer in a few words, when one was found
-    evidence: list[tuple[str, int]] = field(default_factory=list)  # best sentences, cited
+    reading: Reading | None = None  # what the documents say, when only documents answer
     data: Any = None  # the answer as a JSON value, when a schema was asked for
     notes: list[str] = field(default_factory=list)
 
@@ -55,7 +56,7 @@ class ExtractiveAnswerer:
             question, plan, observations, self.embedder, max_sources_per_step=self.max_sources
         )
         draft = Draft(
-            composed.text, composed.sources, short=composed.short, evidence=composed.evidence
+            composed.text, composed.sources, short=composed.short, reading=composed.reading
         )
         if schema is not None:
             draft.data = await json_answer(question, draft.sources, self.llm, schema)
@@ -78,8 +79,8 @@ class AbstractiveAnswerer(ExtractiveAnswerer):
         if schema is not None or not draft.sources:
             return draft
         try:
-            if draft.evidence:
-                await self._read_short(question, draft)
+            if draft.reading is not None and draft.reading.evidence:
+                await self._read_short(question, draft, draft.reading)
             else:
                 written, removed = await write_answer(question, draft.sources, self.llm)
                 draft.notes.extend(f"removed citation {r}" for r in removed)
@@ -88,17 +89,18 @@ class AbstractiveAnswerer(ExtractiveAnswerer):
             draft.notes.append(f"kept the extractive answer: the LLM could not write one ({exc})")
         return draft
 
-    async def _read_short(self, question: str, draft: Draft) -> None:
-        read = await write_short(question, draft.evidence, self.llm)
-        if read is None:
+    async def _read_short(self, question: str, draft: Draft, reading: Reading) -> None:
+        """The LLM chooses among the reader's answers, or, when it has none, gives one that
+        must be found in the evidence."""
+        chosen: Short | None = None
+        if reading.candidates:
+            chosen = await choose_short(question, reading, self.llm)
+        else:
+            chosen = await write_short(question, reading.evidence, self.llm)
+        if chosen is None:
             draft.notes.append("kept the extractive answer: the LLM's is in no evidence sentence")
-            return
-        short, (sentence, source) = read
-        if short != draft.short:
-            # The sentence that holds it, after the best one of another source (the first hop).
-            other = [next(((s, n) for s, n in draft.evidence if n != source), None)]
-            chain = [*(o for o in other if o is not None), (sentence, source)]
-            draft.short, draft.text = short, with_chain(short, source, chain)
+        elif chosen.text != draft.short:
+            draft.short, draft.text = chosen.text, with_chain(question, chosen)
 
 
 def make_answerer(

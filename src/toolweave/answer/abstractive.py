@@ -17,9 +17,10 @@ import re
 from typing import Any, Literal
 
 from toolweave.errors import InputError
+from toolweave.grounding.reader import Reading, Short
 from toolweave.language.questions import expected_answer
 from toolweave.language.spans import snap
-from toolweave.models.base import LLM
+from toolweave.models.base import LLM, Message
 from toolweave.models.structured import complete_json
 from toolweave.prompts import load_prompt
 from toolweave.types import Source
@@ -50,20 +51,50 @@ SHORT_SCHEMA = {
 }
 
 
-async def write_short(
-    question: str, evidence: list[tuple[str, int]], llm: LLM
-) -> tuple[str, tuple[str, int]] | None:
-    """The LLM's short answer as the evidence writes it, with the sentence it is in; None when
-    the answer is in no sentence (yes or no stands for itself, to a yes-or-no question)."""
-    lines = "\n".join(f"[{n}] {sentence}" for sentence, n in evidence)
-    messages = load_prompt("short_answer").messages(question=question, evidence=lines)
-    answer = " ".join(str((await complete_json(llm, messages, SHORT_SCHEMA))["answer"]).split())
-    if answer.lower().strip(".") in ("yes", "no") and expected_answer(question).kind == "yesno":
-        return answer.lower().strip("."), evidence[0]
+async def write_short(question: str, evidence: list[tuple[str, int]], llm: LLM) -> Short | None:
+    """The LLM's short answer as the evidence writes it, cited to the sentence it is in (after
+    the best sentence of another source: the first hop); None when it is in no sentence (yes
+    or no stands for itself, to a yes-or-no question)."""
+    reply = await complete_json(llm, _messages(question, evidence), SHORT_SCHEMA)
+    answer = " ".join(str(reply["answer"]).split()).strip(".")
+    if answer.lower() in ("yes", "no") and expected_answer(question).kind == "yesno":
+        return Short(answer.lower(), evidence[0][1], evidence[:1])
     for sentence, n in evidence:
         if (found := snap(answer, sentence)) is not None:
-            return found[0], (sentence, n)
+            hop = [e for e in evidence if e[1] != n][:1]
+            return Short(found[0], n, [*hop, (sentence, n)])
     return None
+
+
+async def choose_short(question: str, reading: Reading, llm: LLM) -> Short:
+    """The reader's answer the LLM chooses (a JSON enum of them, so it cannot write another)."""
+    choices = [c.text for c in reading.candidates]
+    if expected_answer(question).kind == "yesno":
+        choices = ["yes", "no"]
+    schema = {
+        "type": "object",
+        "properties": {"answer": {"enum": choices}},
+        "required": ["answer"],
+        "additionalProperties": False,
+    }
+    messages = _messages(question, reading.evidence, choices)
+    answer = (await complete_json(llm, messages, schema))["answer"]
+    best = reading.candidates[0]
+    if best.text in ("yes", "no"):
+        return Short(answer, best.source, best.chain) if answer != best.text else best
+    return next((c for c in reading.candidates if c.text == answer), best)
+
+
+def _messages(
+    question: str, evidence: list[tuple[str, int]], choices: list[str] | None = None
+) -> list[Message]:
+    lines = "\n".join(f"[{n}] {sentence}" for sentence, n in evidence)
+    offered = "\n".join(f"- {c}" for c in choices or [])
+    return load_prompt("short_answer").messages(
+        question=question,
+        evidence=lines,
+        choices=f"Choose one of:\n{offered}" if offered else "",
+    )
 
 
 def check_citations(text: str, known: set[int]) -> tuple[str, list[str]]:

@@ -5,17 +5,19 @@ the sentences of the retrieved documents closest to it, each line cited [n] to a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from toolweave.grounding.reader import Passage, read
-from toolweave.language.text import split_sentences
+from toolweave.grounding.reader import Passage, Reading, Short, read
+from toolweave.language.questions import expected_answer
+from toolweave.language.text import split_sentences, without_asides
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
 
 MAX_RESULT_CHARS = 400
+NUMERIC = ("choice", "yesno", "date", "year", "number")  # kinds whose evidence is in numbers
 MIN_SENTENCE_SCORE = 0.2
 TEXT_FIELDS = ("content", "text", "body", "snippet")
 RESULT_LISTS = ("results", "hits", "documents", "passages", "items")
@@ -86,9 +88,12 @@ class _Ledger:
 class Composed:
     text: str
     sources: list[Source]
-    short: str = ""  # the answer in a few words, when the documents give one
-    # The sentences that cover the question best, with their sources (for an LLM to read).
-    evidence: list[tuple[str, int]] = field(default_factory=list)
+    reading: Reading | None = None  # what the documents say, when only documents answer
+
+    @property
+    def short(self) -> str:
+        """The answer in a few words, when the documents give one."""
+        return self.reading.short.text if self.reading and self.reading.short else ""
 
 
 async def compose_answer(
@@ -115,7 +120,8 @@ async def compose_answer(
         hits = document_hits(obs.structured)
         if hits is not None:
             found = [_register(hit, ledger) for hit in hits[:max_sources_per_step]]
-            passages += found
+            known = {p.source for p in passages}  # a document found again is read once
+            passages += [p for p in found if p.source not in known]
             lines.append(await _from_documents(clause, found, embedder, ledger))
             continue
         only_documents = False
@@ -126,15 +132,19 @@ async def compose_answer(
         return Composed("\n".join(lines), ledger.sources)
     reading = await read(question, passages, embedder)
     if reading.short is None:
-        return Composed("\n".join(lines), ledger.sources, evidence=reading.evidence)
-    text = with_chain(reading.short.text, reading.short.source, reading.short.chain)
-    return Composed(text, ledger.sources, reading.short.text, reading.evidence)
+        return Composed("\n".join(lines), ledger.sources, reading)
+    return Composed(with_chain(question, reading.short), ledger.sources, reading)
 
 
-def with_chain(short: str, source: int, chain: list[tuple[str, int]]) -> str:
-    """The short answer, then the sentences that lead to it, each cited."""
-    sentences = " ".join(f"{text} [{n}]" for text, n in dict.fromkeys(chain))
-    return f"{short} [{source}]\n{sentences}"
+def with_chain(question: str, short: Short) -> str:
+    """The short answer, then the sentences that lead to it, each cited, without asides in
+    parentheses (but the dates and numbers a comparison or a "when" goes by)."""
+    numbers = expected_answer(question).kind in NUMERIC
+    sentences = " ".join(
+        f"{without_asides(text, short.text, numbers=numbers)} [{n}]"
+        for text, n in dict.fromkeys(short.chain)
+    )
+    return f"{short.text} [{short.source}]\n{sentences}"
 
 
 def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:

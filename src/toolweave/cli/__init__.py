@@ -129,7 +129,7 @@ async def _ask(question: str, settings: Settings, options: AskOptions, view: Pla
     """The question on a fresh engine, its events shown live."""
     from toolweave.engine import Engine, Finished, Planned, Progress, StepEvent
 
-    async with Engine.open(settings) as engine:
+    async with Engine.open(settings, notice=view.notice) as engine:
         async for event in engine.stream(question, options):
             if isinstance(event, Progress):
                 view.message(event.stage)

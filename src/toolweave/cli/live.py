@@ -60,6 +60,14 @@ class PlanView:
         self.stage = text
         self._refresh()
 
+    def notice(self, text: str) -> None:
+        """Long work no stage covers (indexing the search corpus): in the live view, or on
+        stderr when there is none (also under --json: stdout stays the JSON)."""
+        if self.live is not None:
+            self.message(text)
+        else:
+            err.print(escape(text), highlight=False, soft_wrap=True)
+
     def planned(self, plan: Plan) -> None:
         self.plan = plan
         self._refresh()

@@ -66,6 +66,8 @@ RELEVANCE = 0.3  # the weight of the chain's cosine to the question
 SUBJECT = 0.2
 TYPED = 0.2
 EVIDENCE = 6  # sentences kept as the evidence an LLM reads
+CANDIDATES = 5  # answers an LLM chooses from
+HOLDS = 0.5  # the share of the asked attribute a thing's sentences must say for a yes
 # What the first sentence about a person says: a birth, a life's dates, a person's noun.
 _PERSON = re.compile(
     rf"\(born\b|\bborn\b|\(\d{{3,4}}\s*[–-]|\b(?:{'|'.join(sorted(PERSON_NOUNS))})\b|\b(?:he|she)\b"
@@ -102,6 +104,8 @@ class Short:
 class Reading:
     short: Short | None  # the answer in a few words, when a span of the asked kind fits
     evidence: list[tuple[str, int]]  # the sentences that cover the question best, best first
+    # The answers to choose from (best first): the best spans; yes and no; the two options.
+    candidates: list[Short] = field(default_factory=list)
 
 
 async def read(question: str, passages: list[Passage], embedder: Embedder) -> Reading:
@@ -124,11 +128,13 @@ async def read(question: str, passages: list[Passage], embedder: Embedder) -> Re
     evidence = [(s.text, s.passage.source) for s in ranked[:EVIDENCE]]
     if expected.kind == "explanation":
         return Reading(None, evidence)
-    if expected.kind == "choice":
-        return Reading(_choose(expected, found, weights), evidence)
-    if expected.kind == "yesno":
-        return Reading(_yes_or_no(question, expected, found, weights), evidence)
-    return Reading(_extract(question, expected, found, weights), evidence)
+    if expected.kind in ("choice", "yesno"):
+        short = (_choose if expected.kind == "choice" else _yes_or_no)(
+            question, expected, found, weights
+        )
+        return Reading(short, evidence, [short] if short else [])
+    candidates = _extract(question, expected, found, weights)
+    return Reading(candidates[0] if candidates else None, evidence, candidates)
 
 
 def reading_text(title: str, sentence: str) -> str:
@@ -147,22 +153,39 @@ def _coverage(terms: set[str], weights: dict[str, float]) -> float:
     return sum(w for t, w in weights.items() if t in terms) / total if total else 0.0
 
 
+@dataclass
+class _Scored:
+    score: float
+    span: str
+    sentence: _Sentence
+    link: _Sentence | None
+
+
 def _extract(
-    question: str,
-    expected: Expected,
-    found: list[_Sentence],
-    weights: dict[str, float],
-) -> Short | None:
+    question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+) -> list[Short]:
+    """The best spans of the asked kind, best first, each with its chain; none when even the
+    best one's evidence covers too little of the question."""
+    ranked = _ranked(question, expected, found, weights)
+    if not ranked or ranked[0].score - RELEVANCE * ranked[0].sentence.score < MIN_COVERAGE:
+        return []
+    return [_short(question, c, weights) for c in ranked[:CANDIDATES]]
+
+
+def _ranked(
+    question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+) -> list[_Scored]:
+    """Each span's best place, best first."""
     asked = set(expected.terms)
     # What each passage's subject is, by its first sentence ("X is a county in ...").
     kinds = {_subject(s.passage): s.text.lower() for s in reversed(found)}
-    best: tuple[float, str, _Sentence, _Sentence | None] | None = None
     seen: Counter[str] = Counter()
-    scored = []
+    best: dict[str, _Scored] = {}
     for sentence in found:
         link = _link(sentence, found, weights)
         evidence = sentence.terms | (link.terms if link is not None else set())
         cover = _coverage(evidence, weights)
+        relevance = max(sentence.score, link.score if link is not None else 0.0)
         for span in _spans(sentence.text, expected):
             terms = set(content_terms(span))
             if not terms or terms <= asked or span.lower() in question.lower():
@@ -171,22 +194,22 @@ def _extract(
             fit = _fit(span, sentence.text, expected, kinds) + _near(span, sentence.text, asked)
             # A passage's own subject is what its sentences are about, not the fact they give.
             fit -= SUBJECT if span.lower() == _subject(sentence.passage) else 0
-            relevance = max(sentence.score, link.score if link is not None else 0.0)
-            scored.append((cover + RELEVANCE * relevance + fit, span, sentence, link))
-    for score, span, sentence, link in scored:
-        score += 0.05 * min(seen[span.lower()] - 1, 3)
-        if best is None or score > best[0]:
-            best = (score, span, sentence, link)
-    if best is None or best[0] - RELEVANCE * best[2].score < MIN_COVERAGE:
-        return None
-    _, span, sentence, link = best
+            scored = _Scored(cover + RELEVANCE * relevance + fit, span, sentence, link)
+            if span.lower() not in best or scored.score > best[span.lower()].score:
+                best[span.lower()] = scored
+    for key, scored in best.items():
+        scored.score += 0.05 * min(seen[key] - 1, 3)  # found in several places
+    return sorted(best.values(), key=lambda c: -c.score)
+
+
+def _short(question: str, scored: _Scored, weights: dict[str, float]) -> Short:
+    sentence, link = scored.sentence, scored.link
     chain = [(link.text, link.passage.source)] if link is not None else []
     covered = sentence.terms | (link.terms if link is not None else set())
     missing = [w for w in content_words(question) if stem(w) not in covered]
     missing.sort(key=lambda w: -weights.get(stem(w), 0.0))  # the rarest first
-    return Short(
-        span, sentence.passage.source, [*chain, (sentence.text, sentence.passage.source)], missing
-    )
+    source = sentence.passage.source
+    return Short(scored.span, source, [*chain, (sentence.text, source)], missing)
 
 
 def _subject(passage: Passage) -> str:
@@ -220,7 +243,9 @@ def _link(
     title = _subject(sentence.passage)
     if len(title) < 3:
         return None
-    links = [s for s in found if s.passage is not sentence.passage and title in s.text.lower()]
+    links = [
+        s for s in found if s.passage.source != sentence.passage.source and title in s.text.lower()
+    ]
     return max(links, key=lambda s: _coverage(s.terms, weights), default=None)
 
 
@@ -276,7 +301,9 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
     return fit
 
 
-def _choose(expected: Expected, found: list[_Sentence], weights: dict[str, float]) -> Short | None:
+def _choose(
+    _question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+) -> Short | None:
     """The option whose date or number wins the comparison, else the one whose passage covers
     the asked attribute best."""
     asked = {t for o in expected.options for t in content_terms(o)}
@@ -335,9 +362,11 @@ def _yes_or_no(
         if not about:
             holds.append(False)
             continue
-        best = max(about, key=lambda s: (_coverage(s.terms, attribute), s.score))
-        chain.append((best.text, best.passage.source))
-        holds.append(_coverage(best.terms, attribute) >= 0.5)
+        ranked = sorted(about, key=lambda s: (-_coverage(s.terms, attribute), -s.score))
+        chain.append((ranked[0].text, ranked[0].passage.source))
+        # What its two best sentences say together: "Armenian: ..." and "... descent".
+        said = ranked[0].terms | (ranked[1].terms if len(ranked) > 1 else set())
+        holds.append(_coverage(said, attribute) >= HOLDS)
     if not chain:
         return None
     return Short("yes" if all(holds) else "no", chain[0][1], chain)

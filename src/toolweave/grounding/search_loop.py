@@ -25,7 +25,7 @@ from toolweave.errors import LLMError
 from toolweave.grounding.gateway import SearchGateway
 from toolweave.grounding.reader import Passage, Short, read, reading_text
 from toolweave.grounding.records import MAX_QUERY_CHARS, SearchRequest, SearchResult
-from toolweave.language.questions import split_chain
+from toolweave.language.questions import expected_answer, split_chain
 from toolweave.language.text import split_sentences
 from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
@@ -91,6 +91,9 @@ async def planning_search(
             query, unread = resolved, True  # the question now names what it described
             continue
         unread = False
+        if llm is None and expected_answer(trail.question).kind == "explanation":
+            trail.stopped = "an explanation: the first results are read"
+            break
         trail.short = (await read(trail.question, passages_of(trail.results), embedder)).short
         if llm is None and trail.short is not None and not trail.short.missing:
             trail.stopped = "the answer's evidence covers the question"

@@ -6,6 +6,7 @@ it names, a date, a year, a number, a person, a place, a name of some kind, or a
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -35,7 +36,7 @@ _NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b"
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b", re.I)
 # The noun after "what"/"which" says what is wanted ("which county", "what team").
-_WHICH = re.compile(r"\b(?:what|which)((?:\s+[\w-]+){1,4})", re.I)
+_WHICH = re.compile(r"\b(?:what|which)((?:\s+[\w-]+){1,6})", re.I)
 PLACE_NOUNS = frozenset(
     "city town county country state province region capital village district island "
     "continent river lake mountain place area borough municipality neighborhood".split()
@@ -57,6 +58,8 @@ LATER = frozenset(
     "last later latest younger youngest after more most larger largest bigger biggest longer "
     "longest taller tallest higher highest greater greatest".split()
 )
+_VERBS = frozenset("won wins play plays played make makes made own owns owned".split())
+_AUXILIARIES = frozenset("is are was were be been being has have had".split())
 _FUNCTION = frozenset("is are was were the a an of did does do has have had".split())
 _QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how is are was were do does did the a an of in "
@@ -105,16 +108,41 @@ def expected_answer(question: str) -> Expected:
 
 
 def _noun(text: str) -> str:
-    """The noun after what/which: the first known one of the next few words ("what New York
-    county", "which Canadian rock band"), else the next word."""
+    """The head noun of the phrase after what/which: "what New York county", "what French
+    award in ...", "which Thomas Rickman film did ...", "what is the seat of ..."; the word
+    after "kind of" or "type of"."""
     match = _WHICH.search(text)
     if match is None:
         return ""
-    words = [
-        w.lower().removesuffix("s") for w in match.group(1).split() if w.lower() not in _FUNCTION
-    ] or [""]
+    said = match.group(1).split()
+    words = list(itertools.dropwhile(lambda w: w.lower() in _FUNCTION, said))
+    if len(words) > 2 and words[0].lower() in ("kind", "type", "sort") and words[1] == "of":
+        words = words[2:]
+    if not words:
+        return ""
+    phrase = words[:1]
+    for n, word in enumerate(words[1:], start=1):
+        if _ends_before(word, words[n + 1] if n + 1 < len(words) else ""):
+            break
+        phrase.append(word)
     known = PLACE_NOUNS | PERSON_NOUNS | NUMBER_NOUNS | DATE_NOUNS | {"year"}
-    return next((w for w in words if w in known), words[0])
+    nouns = [_singular(w) for w in phrase]
+    return next((w for w in nouns if w in known), nouns[-1])
+
+
+def _singular(word: str) -> str:
+    word = word.lower()
+    return word if word.endswith("ss") else word.removesuffix("s")
+
+
+def _ends_before(word: str, after: str) -> bool:
+    """Whether the noun phrase after "what" ends before `word`: a function word, or a verb
+    ("band released a song", "band released Counterparts", but "armed force" goes on)."""
+    low = word.lower()
+    if low in _QUESTION_WORDS or low in _FUNCTION or low in _VERBS:
+        return True
+    ends = not after or after.lower() in _QUESTION_WORDS or after[:1].isupper()
+    return low.endswith("ed") and ends
 
 
 def _options(text: str) -> tuple[str, ...]:
@@ -194,6 +222,11 @@ def split_chain(question: str) -> Chain | None:
     if not whole_names:
         return None
     start, described = max(whole_names)
+    # "the band that recorded Ventara formed": the last verb is the question's ("was ...
+    # formed"), not the description's, unless an auxiliary goes with it ("is located").
+    *_, before, last = described.split() if len(described.split()) > 3 else ["", "", ""]
+    if (last.endswith("ed") or last == "born") and before.lower() not in _AUXILIARIES:
+        described = described[: -len(last)].rstrip()
     outer = question[:start] + "{}" + question[start + len(described) :]
     if not content_words(outer.replace("{}", "")):
         return None  # nothing is asked of the described thing: it is the answer itself

@@ -58,6 +58,22 @@ def split_sentences(text: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= 3]
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def without_asides(sentence: str, keep: str = "", *, numbers: bool = False) -> str:
+    """The sentence without its parentheses ("Jeff Porcaro (April 1, 1954 – August 5, 1992)
+    was a drummer"), except one that holds `keep`, or any number when `numbers`."""
+
+    def kept_or_not(match: re.Match[str]) -> str:
+        aside = match.group(0)
+        held = (keep and keep in aside) or (numbers and re.search(r"\d", aside))
+        return aside if held else ""
+
+    kept = _ASIDE.sub(kept_or_not, sentence)
+    return " ".join(kept.split()) or sentence
+
+
 def _split(block: str) -> list[str]:
     pieces, start = [], 0
     for match in _BREAK.finditer(block):
