@@ -14,12 +14,20 @@ passage for the asked attribute.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from toolweave.language.answers import (
+    PLACE_HEADS,
+    about_a_person,
+    after_place_word,
+    both_named,
+    is_year,
+    spans,
+    used_as_adjective,
+    value_after,
+)
 from toolweave.language.questions import (
-    PERSON_NOUNS,
     Expected,
     content_terms,
     content_words,
@@ -29,37 +37,6 @@ from toolweave.language.questions import (
 from toolweave.language.text import split_sentences
 from toolweave.models.base import Embedder
 
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-)
-_DATE = re.compile(
-    rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}"
-    r"|(?<![\d,.])1\d{3}(?![\d,])|(?<![\d,.])20\d{2}(?![\d,]))"
-)
-_YEAR = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})(?![\d,])")
-_NUMBER = re.compile(
-    r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?(?![\w])|\b(?:two|"
-    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\b",
-    re.I,
-)
-# Capitalised words, joined by a few lower-case linking words ("Bank of Italy").
-_NAME = re.compile(
-    r"(?<![\w-])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:of|the|de|da|del|von|van|for|"
-    r"la|le|du|y)?\s*[A-Z][\w'’.-]*)*"
-)
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
-# Capitalised words that are not names on their own: sentence openers, pronouns, months.
-_NOT_NAMES = frozenset(
-    "the a an in on at he she it they his her its their this that these those there after "
-    "before during when while as by for from with of and but or however although since".split()
-)
-PLACE_HEADS = frozenset(
-    "county city town state country province river lake island islands mountains mountain "
-    "university college district borough village valley".split()
-)
 MIN_COVERAGE = 0.34
 NEAR = 0.1
 RELEVANCE = 0.3  # the weight of the chain's cosine to the question
@@ -68,12 +45,6 @@ TYPED = 0.2
 EVIDENCE = 6  # sentences kept as the evidence an LLM reads
 CANDIDATES = 5  # answers an LLM chooses from
 HOLDS = 0.5  # the share of the asked attribute a thing's sentences must say for a yes
-# What the first sentence about a person says: a birth, a life's dates, a person's noun.
-_PERSON = re.compile(
-    rf"\(born\b|\bborn\b|\(\d{{3,4}}\s*[–-]|\b(?:{'|'.join(sorted(PERSON_NOUNS))})\b|\b(?:he|she)\b"
-)
-# Nationality and other adjectives made of names: "American", "Slavic", "Japanese".
-_ADJECTIVE = re.compile(r"(?:an|ish|ese|ic|i)$")
 
 
 @dataclass
@@ -186,7 +157,7 @@ def _ranked(
         evidence = sentence.terms | (link.terms if link is not None else set())
         cover = _coverage(evidence, weights)
         relevance = max(sentence.score, link.score if link is not None else 0.0)
-        for span in _spans(sentence.text, expected):
+        for span in spans(sentence.text, expected):
             terms = set(content_terms(span))
             if not terms or terms <= asked or span.lower() in question.lower():
                 continue
@@ -217,11 +188,6 @@ def _subject(passage: Passage) -> str:
     return passage.title.split(" (")[0].lower()
 
 
-def _followed_by_word(span: str, sentence: str) -> bool:
-    """Whether a lower-case word follows the span: "American actor", "Slavic mythology"."""
-    return re.search(rf"\b{re.escape(span)}\s+[a-z]", sentence) is not None
-
-
 def _near(span: str, sentence: str, asked: set[str]) -> float:
     """A little for a span next to the question's words: of two names in one sentence, the one
     the asked fact is said of."""
@@ -249,31 +215,6 @@ def _link(
     return max(links, key=lambda s: _coverage(s.terms, weights), default=None)
 
 
-def _spans(text: str, expected: Expected) -> list[str]:
-    kind = expected.kind
-    if kind == "year":
-        return _YEAR.findall(text)
-    if kind == "date":
-        return _DATE.findall(text)
-    if kind == "number":
-        return [m.group(0) for m in _NUMBER.finditer(text)]
-    names = [_trim(m.group(0)) for m in _NAME.finditer(text)]
-    names += [q.strip() for q in _QUOTED.findall(text)] if kind == "name" else []
-    return [
-        n for n in names if n and n.lower() not in _NOT_NAMES and n.split()[0].lower() not in MONTHS
-    ]
-
-
-def _trim(name: str) -> str:
-    """A name without a leading opener ("The", "In") or trailing link word and full stop."""
-    words = name.rstrip(".,;:’'").split()
-    while words and words[0].lower() in _NOT_NAMES and len(words) > 1:
-        words = words[1:]
-    while words and words[-1].lower() in ("of", "the", "and", "de", "for", "on"):
-        words = words[:-1]
-    return " ".join(words)
-
-
 def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) -> float:
     """How well the span looks like what is asked: named with the asked noun, or its own
     passage says it is one ("Ballon d'Or is an annual football award"); a person's two or
@@ -285,19 +226,18 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
         fit += 0.3
     elif expected.noun and expected.noun in kinds.get(span.lower(), ""):
         fit += TYPED
-    if len(words) == 1 and _ADJECTIVE.search(span) and _followed_by_word(span, sentence):
+    if used_as_adjective(span, sentence):
         fit -= 0.3
-    if expected.kind == "number" and _YEAR.fullmatch(span):
+    if expected.kind == "number" and is_year(span):
         fit -= 0.2  # "how many" rarely wants a year
     if expected.kind == "person":
         fit += 0.1 if 2 <= len(words) <= 4 else 0.0
         fit -= 0.3 if head in PLACE_HEADS else 0.0
         if (about := kinds.get(span.lower())) is not None:
             # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
-            fit += TYPED if _PERSON.search(about) else -TYPED
-    if expected.kind == "place":
-        before = sentence[: sentence.find(span)].split()[-1:] or [""]
-        fit += 0.15 if before[0].lower() in ("in", "at", "near", "from") else 0.0
+            fit += TYPED if about_a_person(about) else -TYPED
+    if expected.kind == "place" and after_place_word(span, sentence):
+        fit += 0.15
     return fit
 
 
@@ -314,7 +254,7 @@ def _choose(
         if not about:
             continue
         best = max(about, key=lambda s: (_coverage(s.terms, attribute), s.score))
-        picks.append((option, best, _value(best.text, option)))
+        picks.append((option, best, value_after(best.text, option)))
     if not picks:
         return None
     values = [v for _, _, v in picks if v is not None]
@@ -332,28 +272,11 @@ def _about(sentence: _Sentence, option: str) -> bool:
     return name in sentence.passage.title.lower() or name in sentence.text.lower()
 
 
-def _value(text: str, option: str) -> tuple[float, ...] | None:
-    """The first date after the option's name as (year, month, day), else its first number."""
-    at = text.lower().find(option.lower())
-    text = text[at:] if at >= 0 else text
-    for match in _DATE.finditer(text):
-        date = match.group(0).replace(",", "")
-        year = _YEAR.search(date)
-        if year is None:
-            continue
-        words = date.lower().split()
-        month = next((MONTHS.index(w) + 1 for w in words if w in MONTHS), 0)
-        day = next((int(w) for w in words if w.isdigit() and len(w) <= 2), 0)
-        return (float(year.group(1)), float(month), float(day))
-    number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
-    return (float(number.group(0).replace(",", "")),) if number else None
-
-
 def _yes_or_no(
     question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
 ) -> Short | None:
     """Yes when every thing the question names has a sentence holding the asked attribute."""
-    things = expected.options or _both(question)
+    things = expected.options or both_named(question)
     asked = {t for thing in things for t in content_terms(thing)}
     attribute = {t: w for t, w in weights.items() if t not in asked} or weights
     chain, holds = [], []
@@ -370,14 +293,3 @@ def _yes_or_no(
     if not chain:
         return None
     return Short("yes" if all(holds) else "no", chain[0][1], chain)
-
-
-def _both(question: str) -> tuple[str, ...]:
-    """The two things of "Are both X and Y ...", "Were X and Y both ..."."""
-    rest = question.split(maxsplit=1)[-1]  # after the auxiliary verb
-    match = re.search(
-        r"^(?:both\s+)?([A-Z][^,?]*?)\s+and\s+([A-Z][^,?]*?)\s+(?:both\s+)?[a-z]", rest
-    )
-    if match is None:
-        return ()
-    return tuple(_trim(g) for g in match.groups())

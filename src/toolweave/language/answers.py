@@ -1,0 +1,125 @@
+"""The English of answers: the spans of a sentence that may answer a question of a kind (dates,
+years, numbers, names, quoted titles), the value a comparison goes by, and the few words that
+say what a name is (a person's birth, an adjective of nationality). The reader
+(grounding/reader.py) scores them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolweave.language.questions import PERSON_NOUNS, Expected
+
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_DATE = re.compile(
+    rf"\b(?:{_MONTH}\s+\d{{1,2}},?\s+\d{{3,4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{3,4}}|{_MONTH}\s+\d{{3,4}}"
+    r"|(?<![\d,.])1\d{3}(?![\d,])|(?<![\d,.])20\d{2}(?![\d,]))"
+)
+_YEAR = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})(?![\d,])")
+_NUMBER = re.compile(
+    r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?(?![\w])|\b(?:two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\b",
+    re.I,
+)
+# Capitalised words, joined by a few lower-case linking words ("Bank of Italy").
+_NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:of|the|de|da|del|von|van|for|"
+    r"la|le|du|y)?\s*[A-Z][\w'’.-]*)*"
+)
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+# Capitalised words that are not names on their own: sentence openers, pronouns, months.
+_NOT_NAMES = frozenset(
+    "the a an in on at he she it they his her its their this that these those there after "
+    "before during when while as by for from with of and but or however although since".split()
+)
+PLACE_HEADS = frozenset(
+    "county city town state country province river lake island islands mountains mountain "
+    "university college district borough village valley".split()
+)
+# What the first sentence about a person says: a birth, a life's dates, a person's noun.
+_PERSON = re.compile(
+    rf"\(born\b|\bborn\b|\(\d{{3,4}}\s*[–-]|\b(?:{'|'.join(sorted(PERSON_NOUNS))})\b|\b(?:he|she)\b"
+)
+# Nationality and other adjectives made of names: "American", "Slavic", "Japanese".
+_ADJECTIVE = re.compile(r"(?:an|ish|ese|ic|i)$")
+
+
+def spans(text: str, expected: Expected) -> list[str]:
+    """The spans of `text` of the kind `expected` asks for, in order."""
+    kind = expected.kind
+    if kind == "year":
+        return _YEAR.findall(text)
+    if kind == "date":
+        return _DATE.findall(text)
+    if kind == "number":
+        return [m.group(0) for m in _NUMBER.finditer(text)]
+    names = [trim_name(m.group(0)) for m in _NAME.finditer(text)]
+    names += [q.strip() for q in _QUOTED.findall(text)] if kind == "name" else []
+    return [
+        n for n in names if n and n.lower() not in _NOT_NAMES and n.split()[0].lower() not in MONTHS
+    ]
+
+
+def trim_name(name: str) -> str:
+    """A name without a leading opener ("The", "In") or trailing link word and full stop."""
+    words = name.rstrip(".,;:’'").split()
+    while words and words[0].lower() in _NOT_NAMES and len(words) > 1:
+        words = words[1:]
+    while words and words[-1].lower() in ("of", "the", "and", "de", "for", "on"):
+        words = words[:-1]
+    return " ".join(words)
+
+
+def is_year(span: str) -> bool:
+    return _YEAR.fullmatch(span) is not None
+
+
+def about_a_person(first_sentence: str) -> bool:
+    """Whether a passage's first sentence is about somebody: "(born 1947)", "was an actress"."""
+    return _PERSON.search(first_sentence) is not None
+
+
+def used_as_adjective(span: str, sentence: str) -> bool:
+    """A one-word name made an adjective: "American actor", "Slavic mythology"."""
+    if len(span.split()) != 1 or not _ADJECTIVE.search(span):
+        return False
+    return re.search(rf"\b{re.escape(span)}\s+[a-z]", sentence) is not None
+
+
+def after_place_word(span: str, sentence: str) -> bool:
+    """Whether the span follows "in", "at", "near" or "from": a place, likely."""
+    before = sentence[: sentence.find(span)].split()[-1:] or [""]
+    return before[0].lower() in ("in", "at", "near", "from")
+
+
+def value_after(text: str, option: str) -> tuple[float, ...] | None:
+    """The first date after the option's name as (year, month, day), else its first number."""
+    at = text.lower().find(option.lower())
+    text = text[at:] if at >= 0 else text
+    for match in _DATE.finditer(text):
+        date = match.group(0).replace(",", "")
+        year = _YEAR.search(date)
+        if year is None:
+            continue
+        words = date.lower().split()
+        month = next((MONTHS.index(w) + 1 for w in words if w in MONTHS), 0)
+        day = next((int(w) for w in words if w.isdigit() and len(w) <= 2), 0)
+        return (float(year.group(1)), float(month), float(day))
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+    return (float(number.group(0).replace(",", "")),) if number else None
+
+
+def both_named(question: str) -> tuple[str, ...]:
+    """The two things of "Are both X and Y ...", "Were X and Y both ..."."""
+    rest = question.split(maxsplit=1)[-1]  # after the auxiliary verb
+    match = re.search(
+        r"^(?:both\s+)?([A-Z][^,?]*?)\s+and\s+([A-Z][^,?]*?)\s+(?:both\s+)?[a-z]", rest
+    )
+    if match is None:
+        return ()
+    return tuple(trim_name(g) for g in match.groups())
