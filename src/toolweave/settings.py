@@ -105,8 +105,10 @@ class AskSettings(_Section):
     # deterministic: a step per clause; llm: TURA-style tasks with dependencies from the LLM
     # (falls back to deterministic when the LLM is unavailable or its plan stays invalid).
     planner: Literal["deterministic", "llm"] = "deterministic"
-    # extractive: sentences of the tools' results and documents; abstractive: the LLM writes the
-    # answer from the same numbered sources (citations checked, unknown ones removed).
+    # extractive: the short answer read from the documents and the sentences that lead to it, or
+    # the tools' results; abstractive: the LLM chooses the short answer among the reader's (or
+    # gives one found in the evidence), and writes tool answers from the numbered sources
+    # (citations checked, unknown ones removed).
     answer: Literal["extractive", "abstractive"] = "extractive"
     # rules: the deterministic router; llm: the LLM chooses between answering directly, asking
     # back, running the plan and searching iteratively (the rules decide when it cannot).
