@@ -9,9 +9,9 @@ the evidence suffices, and search again for what is still unknown, up to `max_ro
              evidence leaves uncovered
           -> enough? (an LLM judges when configured; otherwise: the answer's evidence covers the
              question, or a round found nothing new)
-          -> next query: the LLM's, or the answer so far with what is still unknown ("Vivien
-             Leigh spouse" after "the actress who played Scarlett" was found), or else the
-             question with the names the evidence brought in (the bridge entity)
+          -> next query: the LLM's, or the question with the answer so far when its evidence
+             leaves some of the question uncovered, or else the question with the names the
+             evidence brought in (the bridge entity)
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
 
 NAME = re.compile(r"\b[A-Z][\w'.-]+(?:\s+(?:of|the|de|and)?\s*[A-Z][\w'.-]+)*")
-MAX_MISSING = 5  # question words a follow-up query asks for
 NEXT_STEP_SCHEMA = {
     "type": "object",
     "properties": {"sufficient": {"type": "boolean"}, "next_query": {"type": "string"}},
@@ -156,7 +155,7 @@ async def _next_query(question: str, trail: SearchTrail, llm: LLM | None) -> str
             pass  # no usable LLM answer: the deterministic rule below decides
     short = trail.short
     if short is not None and short.missing:
-        return " ".join([short.text, *short.missing[:MAX_MISSING]])
+        return f"{short.text} {question}"  # the question, with what was found so far
     return _bridge_query(question, trail)
 
 
