@@ -1,10 +1,11 @@
 """The secrets of the configuration, masked wherever text leaves the process.
 
 Secrets are the values of the configured servers' `env` and `headers` (with the credentials of
-a header like `Bearer <token>` on their own) and the API keys of the LLM and the embedder (read
-from the variables their `api_key_env` names). Their values are replaced by a mask in server
-errors, stored traces and `toolweave config`; text shorter than `MIN_SECRET_CHARS` is left
-alone (masking every "1" or "true" would garble everything and protect nothing).
+a header like `Bearer <token>` on their own), the API keys of the LLM and the embedder (read
+from the variables their `api_key_env` names) and the keys of `toolweave serve`. Their values
+are replaced by a mask in server errors, stored traces, API responses and `toolweave config`;
+text shorter than `MIN_SECRET_CHARS` is left alone (masking every "1" or "true" would garble
+everything and protect nothing).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolweave.settings import Settings
+from toolweave.errors import ConfigError
+from toolweave.settings import ENV_API_KEYS, Settings
 from toolweave.types import ServerSpec
 
 MIN_SECRET_CHARS = 6
@@ -68,10 +70,29 @@ def api_keys(settings: Settings, env: Mapping[str, str] | None = None) -> dict[s
     return {name: env[name] for name in names if env.get(name)}
 
 
+def service_keys(
+    settings: Settings, env: Mapping[str, str] | None = None, *, strict: bool = True
+) -> list[str]:
+    """The keys `toolweave serve` accepts: $TOOLWEAVE_API_KEYS (comma-separated) and the lines
+    of serve.api_keys_file. An unreadable file is a ConfigError, or skipped unless `strict`."""
+    env = os.environ if env is None else env
+    keys = env.get(ENV_API_KEYS, "").split(",")
+    path = settings.serve.api_keys_file
+    if path is not None:
+        try:
+            keys += path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            if strict:
+                raise ConfigError(f"serve.api_keys_file {path}: cannot read it ({exc})") from None
+    return sorted({key.strip() for key in keys if key.strip()})
+
+
 def configured_secrets(settings: Settings, env: Mapping[str, str] | None = None) -> list[str]:
-    """Every secret of these settings: of the servers (disabled ones too) and the API keys."""
+    """Every secret of these settings: of the servers (disabled ones too), the LLM's and the
+    embedder's API keys and the service's keys."""
     specs = settings.all_servers().values()
-    return _usable([*server_secrets(specs), *api_keys(settings, env).values()])
+    keys = [*api_keys(settings, env).values(), *service_keys(settings, env, strict=False)]
+    return _usable([*server_secrets(specs), *keys])
 
 
 def _usable(values: Iterable[str]) -> list[str]:

@@ -24,6 +24,8 @@ from toolweave.types import ServerSpec
 CONFIG_FILENAME = "toolweave.toml"
 ENV_PREFIX = "TOOLWEAVE_"
 ENV_CONFIG = "TOOLWEAVE_CONFIG"
+# The service's API keys (comma-separated): secrets, so never a setting `toolweave config` shows.
+ENV_API_KEYS = "TOOLWEAVE_API_KEYS"
 DEMO_DOCS = Path(__file__).parent / "data" / "demo_docs"
 # (section, key) of the settings that are paths; "" is the top level, "a.b" a nested table.
 PATH_SETTINGS = [
@@ -35,6 +37,7 @@ PATH_SETTINGS = [
     ("grounding", "corpus"),
     ("grounding", "adapters_dir"),
     ("grounding.cache", "path"),
+    ("serve", "api_keys_file"),
 ]
 WEB_PROVIDERS = ["tavily", "brave", "exa", "serper", "bing", "searxng"]
 
@@ -145,6 +148,24 @@ class PolicySettings(_Section):
     auto_approve: list[str] = Field(default_factory=list)
 
 
+class ServeSettings(_Section):
+    """`toolweave serve`: the HTTP API and the MCP front (api/)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    # API keys, one per line, besides $TOOLWEAVE_API_KEYS (comma-separated).
+    api_keys_file: Path | None = None
+    max_body_bytes: int = Field(1_000_000, gt=0)
+    # Requests per minute and key (per client address without keys); 0: no limit.
+    rate_per_minute: int = Field(120, ge=0)
+    # A request still running after this is cancelled and answered 504.
+    deadline_s: float = Field(120.0, gt=0)
+    # Origins a browser may call the API from; empty: CORS off.
+    cors_origins: list[str] = Field(default_factory=list)
+    # On SIGTERM: how long running requests may take to finish before they are cancelled.
+    grace_s: float = Field(10.0, ge=0)
+
+
 class ProviderSettings(_Section):
     """Overrides of one provider's adapter (`[grounding.providers.NAME]`)."""
 
@@ -199,6 +220,7 @@ class Settings(_Section):
     policy: PolicySettings = Field(default_factory=PolicySettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
     grounding: GroundingSettings = Field(default_factory=GroundingSettings)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
     docs_dir: Path = DEMO_DOCS
     state_dir: Path | None = None
     benchmarks_dir: Path = Path("../shared/benchmarks")
@@ -362,7 +384,7 @@ def _resolve_paths(data: dict[str, Any], base: Path) -> None:
 def _apply_env(data: dict[str, Any], env: dict[str, str]) -> None:
     """`TOOLWEAVE_SECTION__FIELD=value` overrides `section.field` (`__` separates levels)."""
     for name, raw in env.items():
-        if not name.startswith(ENV_PREFIX) or name == ENV_CONFIG:
+        if not name.startswith(ENV_PREFIX) or name in (ENV_CONFIG, ENV_API_KEYS):
             continue
         path = name[len(ENV_PREFIX) :].lower().split("__")
         model: type[BaseModel] | None = Settings

@@ -176,6 +176,19 @@ async def test_the_token_budget_reads_the_llm_counter() -> None:
     assert result.not_done == {"c": "over the LLM token budget (1,000 tokens)"}
 
 
+async def test_cancelling_the_run_cancels_its_running_steps() -> None:
+    import asyncio
+
+    tools = Tools({"a": 5.0, "b": 5.0})
+    run = asyncio.ensure_future(Scheduler(tools).run(plan(("a", []), ("b", []))))
+    while tools.running < 2:
+        await asyncio.sleep(0.01)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert tools.running == 0  # both steps' sleeps were cancelled, not left to finish
+
+
 async def test_the_deadline_cancels_what_runs_and_reports_what_did_not_happen() -> None:
     events: list[Event] = []
     tools = Tools({"quick": 0.01, "long": 5.0, "after": 0.01})

@@ -1,7 +1,7 @@
 """The `toolweave` command: thin wrappers over the library.
 
 This module holds the app, `ask` and `config`, and registers the other commands, which live in
-`tools`, `evals`, `gateway`, `traces` and `models` (shared helpers in `common`)."""
+`tools`, `evals`, `gateway`, `traces`, `models` and `serve` (shared helpers in `common`)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from toolweave.cli.evals import eval_app
 from toolweave.cli.gateway import gateway_app
 from toolweave.cli.live import PlanView
 from toolweave.cli.models import models_app
+from toolweave.cli.serve import serve
 from toolweave.cli.tools import index_command, tools_app
 from toolweave.cli.traces import open_traces, trace_app
 from toolweave.errors import InputError
@@ -233,6 +234,7 @@ def _calls_table(answer: Answer) -> Table:
 # The command tree, in the order `toolweave --help` lists it (commands first, then groups).
 app.command()(ask)
 app.command("index")(index_command)
+app.command("serve")(serve)
 app.command("config")(show_config)
 app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")

@@ -53,7 +53,7 @@ class Policy:
             return DRY_RUN
         if tool.hints.read_only is False and asks_for_action(tool, step.clause.text) is False:
             return f"not run: the question does not ask for what {tool.key} does"
-        if not may_destroy(tool) or self.approve_all or self._approved(tool):
+        if not may_destroy(tool) or self.approve_all or is_approved(tool, self.approved):
             return None
         if self.confirm is not None:
             async with self._asking:
@@ -65,8 +65,10 @@ class Policy:
             f'with --yes, or add "{tool.key}" to policy.auto_approve)'
         )
 
-    def _approved(self, tool: ToolSpec) -> bool:
-        return tool.key in self.approved or f"{tool.server}.*" in self.approved
+
+def is_approved(tool: ToolSpec, approved: Collection[str]) -> bool:
+    """Whether `approved` ("server.tool" or "server.*") names the tool."""
+    return tool.key in approved or f"{tool.server}.*" in approved
 
 
 def approved_tools(auto_approve: list[str], servers: dict[str, ServerSpec]) -> set[str]:

@@ -133,13 +133,20 @@ class _Run:
         self.s.on_event(Event(kind, step_id, round(self.now_ms(), 3), elapsed_ms, detail))
 
     async def drive(self) -> None:
-        while self.ready or self.running:
-            self._start_ready()
-            if not self.running:
-                break
-            done, _ = await asyncio.wait(self.running, return_when=asyncio.FIRST_COMPLETED)
-            for task in sorted(done, key=lambda t: self.order[self.running[t]]):
-                self._finished(self.running.pop(task), task.result())
+        try:
+            while self.ready or self.running:
+                self._start_ready()
+                if not self.running:
+                    break
+                done, _ = await asyncio.wait(self.running, return_when=asyncio.FIRST_COMPLETED)
+                for task in sorted(done, key=lambda t: self.order[self.running[t]]):
+                    self._finished(self.running.pop(task), task.result())
+        except asyncio.CancelledError:
+            # The run itself was cancelled (its client left): its steps' calls go with it.
+            for task in self.running:
+                task.cancel()
+            await asyncio.gather(*self.running, return_exceptions=True)
+            raise
 
     def _start_ready(self) -> None:
         while self.ready and len(self.running) < self.s.limit:
