@@ -8,9 +8,12 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
@@ -18,6 +21,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import ElicitRequestParams, ElicitResult
 from openai import OpenAI
 
 from tests.api.served import KEY, OTHER_KEY, Served, alive, environment, start, write_config
@@ -135,6 +139,37 @@ def test_the_mcp_client_uses_the_front_over_http(served: Served) -> None:
     anyio.run(main)
 
 
+def test_a_destructive_call_on_the_front_needs_the_users_yes(served: Served) -> None:
+    answers: list[str] = []
+
+    def user(says: str) -> Any:
+        async def elicit(context: Any, params: ElicitRequestParams) -> ElicitResult:
+            answers.append(params.message)
+            return ElicitResult(action="accept", content={"run": says == "yes"})
+
+        return elicit
+
+    async def forget(name: str, **client: Any) -> tuple[bool, str]:
+        headers = {"Authorization": f"Bearer {KEY}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=60) as http,
+            Client(streamable_http_client(f"{served.url}/mcp", http_client=http), **client) as c,
+        ):
+            result = await c.call_tool(
+                "call_tool", {"name": "slow.forget", "arguments": {"name": name}}
+            )
+            return result.is_error, result.content[0].text  # type: ignore[union-attr]
+
+    cannot_ask = anyio.run(forget, "ann")
+    declined = anyio.run(partial(forget, "bob", elicitation_callback=user("no")))
+    accepted = anyio.run(partial(forget, "cy", elicitation_callback=user("yes")))
+    assert cannot_ask[0] and "policy.auto_approve" in cannot_ask[1]
+    assert declined[0] and "consent for slow.forget was not given" in declined[1]
+    assert accepted == (False, "forgot cy")
+    assert "slow.forget may change or delete data" in answers[0]
+    assert [line for line in served.slow_log if line.startswith("forgot")] == ["forgot:cy"]
+
+
 def test_the_mcp_front_needs_the_key_too(served: Served) -> None:
     with served.client(key=None) as http:
         reply = http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
@@ -160,7 +195,8 @@ def test_the_mcp_client_uses_the_front_over_stdio(tmp_path: Path) -> None:
 def test_tools_search_lists_and_health(served: Served) -> None:
     with served.client() as http:
         found = http.post("/v1/tools/search", json={"query": "time in a city", "k": 3}).json()
-        assert found["results"][0]["key"] == "time.get_current_time"
+        assert found["results"][0]["name"] == "time.get_current_time"
+        assert found["results"][0]["read_only"] is True
         assert "properties" in found["results"][0]["input_schema"]
         tools = http.get("/v1/tools").json()
         assert {s["name"] for s in tools["servers"]} >= {"calc", "time", "docs", "slow"}
@@ -267,29 +303,50 @@ def test_a_client_leaving_mid_stream_cancels_the_run_and_its_tool_call(served: S
     deadline = time.monotonic() + 10
     while "cancelled" not in served.slow_log and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert served.slow_log == ["started", "cancelled"]
+    assert [w for w in served.slow_log if not w.startswith("forgot")] == ["started", "cancelled"]
     with served.client() as http:
         assert "active_runs 0.0" in http.get("/metrics").text
         assert http.post("/v1/ask", json={"question": "What is 2+2?"}).status_code == 200
 
 
 def test_limits_deadline_and_a_graceful_stop(tmp_path: Path) -> None:
-    strict = start(tmp_path, "rate_per_minute = 3\ndeadline_s = 2\n")
+    strict = start(tmp_path, "rate_per_minute = 4\ndeadline_s = 3\n")
     try:
         with strict.client() as http:
             late = http.post("/v1/ask", json={"question": "pause for 20 seconds"})
             assert late.status_code == 504 and "serve.deadline_s" in late.text
-            codes = [http.get("/v1/models").status_code for _ in range(3)]
-            assert codes[-1] == 429
+            codes = [http.get("/v1/models").status_code for _ in range(4)]
+            assert codes[-1] == 429 and int(http.get("/v1/models").headers["retry-after"]) >= 1
         with strict.client(key=OTHER_KEY) as http:  # a limit per key
             assert http.get("/v1/models").status_code == 200
-        servers = strict.descendants()
-        assert len(servers) >= 4  # docs, calc, time, slow
-        assert strict.stop(signal.SIGTERM) == 0
+        # A question still running when SIGTERM comes is answered, and its trace kept.
+        replies: list[httpx2.Response] = []
+        with strict.client(key=OTHER_KEY) as http:
+            asking = threading.Thread(
+                target=lambda: replies.append(
+                    http.post("/v1/ask", json={"question": "pause for 1 seconds"})
+                )
+            )
+            asking.start()
+            while "started" not in strict.slow_log[1:]:
+                time.sleep(0.05)
+            servers = strict.descendants()
+            assert len(servers) >= 4  # docs, calc, time, slow
+            assert strict.stop(signal.SIGTERM) == 0
+            asking.join()
     finally:
         strict.process.kill()
+    assert replies[0].status_code == 200 and "paused 1 s" in replies[0].json()["text"]
     assert alive(servers) == []
     assert "Traceback" not in strict.log
+    stored = subprocess.run(
+        [sys.executable, "-m", "toolweave", "trace", "list", "--json"],
+        env=environment(tmp_path),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert replies[0].json()["trace_id"] in stored.stdout
 
 
 def test_serve_refuses_to_start_without_keys_or_open_on_a_network(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""A stdio MCP server with one slow tool, for the tests of deadlines and cancellation: it writes
-`started`, then `finished` or `cancelled`, to the file named by $SLOW_SERVER_LOG."""
+"""A stdio MCP server for the tests of deadlines, cancellation and consent: `pause` writes
+`started`, then `finished` or `cancelled`, to the file named by $SLOW_SERVER_LOG; `forget`
+(destructive) writes `forgot:<name>` there."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 from pydantic import Field
 
 server = MCPServer("slow")
@@ -31,6 +33,15 @@ async def pause(
         raise
     _log("finished")
     return f"paused {seconds:g} s"
+
+
+@server.tool(
+    description="Forget a remembered name for good",
+    annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+)
+def forget(name: Annotated[str, Field(description="The name to forget")]) -> str:
+    _log(f"forgot:{name}")
+    return f"forgot {name}"
 
 
 if __name__ == "__main__":

@@ -57,15 +57,8 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
 
     async def search_tools(request: Request) -> Response:
         body = parse(ToolSearchBody, await request.body())
-        engine = service.engine
-        hits = await engine.search_tools(body.query, k=body.k, servers=body.servers)
-        specs = {t.key: t for t in engine.candidates()}
-        found = []
-        for hit in hits:
-            found.append(hit.model_dump(mode="json"))
-            if spec := specs.get(hit.key):
-                found[-1] |= {"description": spec.description, "input_schema": spec.input_schema}
-        return JSONResponse(service.masked({"query": body.query, "results": found}))
+        found = await service.search_tools(body.query, body.k, body.servers)
+        return JSONResponse({"query": body.query, "results": found})
 
     async def tools(_: Request) -> Response:
         engine = service.engine
@@ -89,7 +82,7 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
         return JSONResponse({"status": "ok"})
 
     async def readyz(_: Request) -> Response:
-        engine = service._engine
+        engine = service.opened
         servers = [s.model_dump(mode="json") for s in engine.servers] if engine else []
         settling = any(s["state"] in ("starting", "reconnecting") for s in servers)
         ready = engine is not None and not settling

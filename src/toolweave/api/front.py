@@ -9,15 +9,18 @@ So a client sees three tools instead of hundreds, and finds the rest by searchin
 may change or delete data (its MCP annotations) is called only when auto-approved
 (policy.auto_approve, the server's autoApprove) or when the user says yes to the client's
 elicitation prompt; a client that cannot ask gets an error saying so.
-"""
 
-from __future__ import annotations
+(No `from __future__ import annotations` here: the SDK reads the tools' annotations, which
+name the local `consent` resolver, at registration.)
+"""
 
 from typing import Annotated, Any
 
 import jsonschema
+from mcp.server.elicitation import ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 from starlette.routing import BaseRoute
@@ -50,17 +53,31 @@ def front(service: Service) -> MCPServer:
     ) -> list[dict[str, Any]]:
         """Find the tools for a task among every connected MCP server's: ranked, each with its
         name (pass it to call_tool), description and input schema."""
-        engine = service.engine
-        hits = await _checked(engine.search_tools(query, k=k))
-        specs = {t.key: t for t in engine.candidates()}
-        return [_described(specs[h.key], h.score) for h in hits if h.key in specs]
+        found: list[dict[str, Any]] = await _checked(service.search_tools(query, k))
+        return found
+
+    async def consent(name: str, ctx: Context) -> Elicit[Consent] | Consent:
+        """Yes for a tool that cannot destroy data or is auto-approved; else the user's word,
+        asked through the client."""
+        tool = _tool(service, name)
+        if not may_destroy(tool) or is_approved(tool, _approved(service)):
+            return Consent(run=True)
+        needs = f"{tool.key} may change or delete data"
+        caps = ctx.client_capabilities
+        if caps is None or caps.elicitation is None:
+            raise ToolError(
+                f"not run: {needs} and needs consent, which this client cannot be asked for; "
+                f"add {tool.key!r} to policy.auto_approve to allow it"
+            )
+        return Elicit(f"{needs}. Run it?", Consent)
 
     async def call_tool(
         name: Annotated[str, Field(description="The tool's name as search_tools gave it")],
         arguments: Annotated[
             dict[str, Any] | None, Field(description="Its arguments, valid for its input schema")
         ] = None,
-        ctx: Context | None = None,
+        *,
+        agreed: Annotated[ElicitationResult[Consent], Resolve(consent)],
     ) -> str:
         """Call one tool found by search_tools on its server; the arguments are checked against
         its input schema first. Returns the tool's result as text."""
@@ -73,7 +90,8 @@ def front(service: Service) -> MCPServer:
             raise ToolError(f"{name}: {where}: {exc.message}") from None
         except jsonschema.SchemaError:
             pass  # the server's schema is broken: its own check decides
-        await _consent(service, tool, ctx)
+        if agreed.action != "accept" or not agreed.data.run:
+            raise ToolError(f"not run: consent for {tool.key} was not given")
         await service.engine.connect([tool.server])
         outcome = await service.engine.pool.call(tool.server, tool.name, arguments)
         if outcome.error is not None:
@@ -117,28 +135,5 @@ def _tool(service: Service, name: str) -> ToolSpec:
     return tools[name]
 
 
-def _described(tool: ToolSpec, score: float) -> dict[str, Any]:
-    return {
-        "name": tool.key,
-        "description": tool.description,
-        "input_schema": tool.input_schema,
-        "read_only": tool.hints.read_only,
-        "destructive": may_destroy(tool),
-        "score": round(score, 4),
-    }
-
-
-async def _consent(service: Service, tool: ToolSpec, ctx: Context | None) -> None:
-    """Nothing when `tool` may run; a ToolError when it may destroy data and nobody agreed."""
-    engine = service.engine
-    approved = approved_tools(service.settings.policy.auto_approve, engine.pool.specs)
-    if not may_destroy(tool) or is_approved(tool, approved):
-        return
-    needs = f"{tool.key} may change or delete data and needs consent"
-    can_ask = ctx is not None and getattr(ctx.client_capabilities, "elicitation", None)
-    if not can_ask:
-        raise ToolError(f"not run: {needs}; add {tool.key!r} to policy.auto_approve")
-    assert ctx is not None
-    result = await ctx.elicit(f"{needs}. Run it?", Consent)
-    if result.action != "accept" or not getattr(result.data, "run", False):
-        raise ToolError(f"not run: consent for {tool.key} was not given")
+def _approved(service: Service) -> set[str]:
+    return approved_tools(service.settings.policy.auto_approve, service.engine.pool.specs)

@@ -20,6 +20,7 @@ from toolweave.api.metrics import Metrics
 from toolweave.api.requests import AskBody, BadRequest
 from toolweave.engine import AskOptions, Engine, EngineEvent, Finished
 from toolweave.errors import ConfigError, InputError, ToolweaveError
+from toolweave.execution.policy import may_destroy
 from toolweave.secrets import configured_secrets, mask_data, mask_secrets
 from toolweave.settings import Settings
 from toolweave.traces import TracePolicy, TraceStore, trace_path
@@ -70,6 +71,26 @@ class Service:
         if self._engine is None:
             raise ToolweaveError("the service is starting or stopping")
         return self._engine
+
+    @property
+    def opened(self) -> Engine | None:
+        """The engine, or None while the service starts or stops."""
+        return self._engine
+
+    async def search_tools(self, query: str, k: int, servers: bool = False) -> list[dict[str, Any]]:
+        """The best tools (or servers) for `query`, a tool with what a caller needs to call it:
+        its name, description, input schema and whether it only reads or may destroy data."""
+        engine = self.engine
+        hits = await engine.search_tools(query, k=k, servers=servers)
+        specs = {t.key: t for t in engine.candidates()}
+        found = []
+        for hit in hits:
+            row: dict[str, Any] = {"name": hit.key, "score": round(hit.score, 4)}
+            if tool := specs.get(hit.key):
+                row |= {"description": tool.description, "input_schema": tool.input_schema}
+                row |= {"read_only": tool.hints.read_only, "destructive": may_destroy(tool)}
+            found.append(row | {"matched": hit.segment})
+        return self.masked(found)  # type: ignore[no-any-return]
 
     def masked(self, data: Any) -> Any:
         return mask_data(data, self.secrets)
