@@ -3,6 +3,7 @@
     ToolweaveError
     ├── ConfigError            a settings file or variable is wrong (names file, field, expectation)
     ├── InputError             a question or argument the user gave cannot be used
+    │   └── BadRequest         api.requests: an HTTP request body the API cannot use (400/422)
     ├── ModelError
     │   ├── ModelFileError     a bundled model file is missing or fails its sha256 check
     │   ├── EmbedderError      an embedding backend failed

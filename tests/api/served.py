@@ -11,6 +11,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx2
 
@@ -39,7 +40,8 @@ class Served:
 
     def client(self, key: str | None = KEY, **kwargs: object) -> httpx2.Client:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx2.Client(base_url=self.url, headers=headers, timeout=60, **kwargs)  # type: ignore[arg-type]
+        options: dict[str, Any] = {"timeout": 60} | kwargs
+        return httpx2.Client(base_url=self.url, headers=headers, **options)
 
     def descendants(self) -> list[int]:
         """The processes the service started (its MCP servers), and theirs."""

@@ -309,9 +309,32 @@ def test_a_client_leaving_mid_stream_cancels_the_run_and_its_tool_call(served: S
         assert http.post("/v1/ask", json={"question": "What is 2+2?"}).status_code == 200
 
 
+def test_a_client_leaving_a_plain_request_cancels_the_run_too(served: Served) -> None:
+    before = served.slow_log.count("cancelled")
+    with served.client(timeout=1.5) as http, pytest.raises(httpx2.TimeoutException):
+        http.post("/v1/ask", json={"question": "pause for 30 seconds"})
+    deadline = time.monotonic() + 10
+    while served.slow_log.count("cancelled") == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert served.slow_log.count("cancelled") == before + 1
+
+
+def test_cors_is_off_unless_origins_are_configured(served: Served) -> None:
+    preflight = {"Origin": "http://ui.example", "Access-Control-Request-Method": "POST"}
+    with served.client() as http:
+        reply = http.options("/v1/ask", headers=preflight)
+    assert "access-control-allow-origin" not in reply.headers
+
+
 def test_limits_deadline_and_a_graceful_stop(tmp_path: Path) -> None:
-    strict = start(tmp_path, "rate_per_minute = 4\ndeadline_s = 3\n")
+    strict = start(
+        tmp_path, 'rate_per_minute = 4\ndeadline_s = 3\ncors_origins = ["http://ui.example"]\n'
+    )
     try:
+        with strict.client(key=None) as http:  # a browser's preflight carries no key
+            preflight = {"Origin": "http://ui.example", "Access-Control-Request-Method": "POST"}
+            allowed = http.options("/v1/ask", headers=preflight)
+            assert allowed.headers["access-control-allow-origin"] == "http://ui.example"
         with strict.client() as http:
             late = http.post("/v1/ask", json={"question": "pause for 20 seconds"})
             assert late.status_code == 504 and "serve.deadline_s" in late.text
