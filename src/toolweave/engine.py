@@ -37,6 +37,7 @@ from toolweave.grounding.search_loop import planning_search
 from toolweave.grounding.tool import in_process
 from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.index.build import Progress as IndexProgress
+from toolweave.index.learned import LearnedQueries, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
@@ -46,6 +47,7 @@ from toolweave.planning.router import SMALL_TALK
 from toolweave.planning.tool_pick import pick_tools
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
 from toolweave.retrieval.tool_select import CANDIDATES, rank_tools
+from toolweave.secrets import mask_secrets
 from toolweave.settings import AskSettings, Settings
 from toolweave.traces import RecordingLLM, TracePolicy, store_trace, trace_path
 from toolweave.types import (
@@ -86,6 +88,8 @@ class AskOptions:
     approve_all: bool = False
     dry_run: bool = False
     confirm: Confirm | None = None
+    # Who asks (an API key's digest, "local"): what one source may teach the index is capped.
+    source: str = "local"
 
 
 @dataclass(frozen=True)
@@ -289,6 +293,7 @@ class Engine:
         query = valid_text(query)
         if not query.strip():
             raise InputError("the query is empty")
+        await self._sync_ready()  # what runs taught since the last question included
         if not len(self.index):
             raise InputError(
                 f"the tool index at {self.index.folder} is empty: run `toolweave index`"
@@ -357,8 +362,42 @@ class Engine:
             path = trace_path(self.settings)
             stored = (path, answer, llm.calls, self._trace_policy)
             answer.trace_id = await asyncio.to_thread(store_trace, *stored)
+        if self.settings.index.learn and not options.dry_run:
+            await self._learn(answer, options.source)
         emit(Finished(answer))
         return answer
+
+    async def _learn(self, answer: Answer, source: str) -> None:
+        """What a successful run teaches the index; its servers sync before the next ranking."""
+        ask, secrets = self.settings.ask, self._trace_policy.secrets
+        taught = lessons(answer, fallback=ask.fallback_tool, min_score=ask.min_tool_score)
+        # A clause holding a configured secret is never kept as an example.
+        taught = [t for t in taught if mask_secrets(t.query, secrets) == t.query]
+        if taught:
+
+            def learn() -> list[str]:
+                with LearnedQueries(self.index.folder) as store:
+                    return store.learn(taught, answer.trace_id, source)
+
+            self._relearn(await asyncio.to_thread(learn))
+
+    async def feedback(self, trace_id: str, rating: Rating) -> list[str]:
+        """The user's word on a stored run (a full trace id); `bad` unlearns what it taught.
+        Returns the tools whose examples changed."""
+
+        def record() -> list[str]:
+            with LearnedQueries(self.index.folder) as store:
+                return store.feedback(trace_id, rating)
+
+        changed = await asyncio.to_thread(record)
+        self._relearn(changed)
+        return changed
+
+    def _relearn(self, tools: list[str]) -> None:
+        """The servers of these tools are synced again before the next question ranks."""
+        for name in list(self._synced):
+            if any(key.startswith(f"{name}.") for key in tools):
+                self._synced.discard(name)
 
     async def _answer(
         self,

@@ -96,6 +96,8 @@ class IndexSettings(_Section):
     llm_temperature: float = Field(1.2, ge=0, le=2)
     # JSONL of {"tool": "server.tool", "query": "..."}: real questions that tool answered.
     logged_queries: Path | None = None
+    # Learn from runs: a clause a tool answered well becomes its example query (index/learned.py).
+    learn: bool = True
 
 
 class AskSettings(_Section):

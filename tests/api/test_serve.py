@@ -60,6 +60,23 @@ def test_ask_answers_with_sources_and_a_stored_trace(served: Served) -> None:
         assert answer["trace_id"] in [t["id"] for t in listed]
 
 
+def test_bad_feedback_on_a_run_unlearns_what_it_taught(served: Served) -> None:
+    with served.client() as http:
+        answer = http.post("/v1/ask", json={"question": "Convert 26.2 miles to km"}).json()
+        assert "42.16" in answer["text"]
+        trace_id = answer["trace_id"]
+        reply = http.post(f"/v1/traces/{trace_id[:6]}/feedback", json={"rating": "bad"})
+        assert reply.json() == {
+            "trace_id": trace_id,
+            "rating": "bad",
+            "unlearned": ["calc.convert_units"],
+        }
+        wrong = http.post(f"/v1/traces/{trace_id}/feedback", json={"rating": "meh"})
+        assert wrong.status_code == 422 and "rating" in wrong.text
+        missing = http.post("/v1/traces/ffffffff/feedback", json={"rating": "good"})
+        assert missing.status_code == 404 and "no trace" in missing.text
+
+
 def test_ask_streams_the_runs_events_in_order(served: Served) -> None:
     with served.client() as http:
         reply = http.post("/v1/ask", json={"question": DEMO, "stream": True})

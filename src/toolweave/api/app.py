@@ -3,7 +3,7 @@
     POST /v1/ask                the Answer as JSON, or its events as SSE (`"stream": true`)
     POST /v1/chat/completions   OpenAI-compatible (api/chat.py);  GET /v1/models
     POST /v1/tools/search       the tool index searched;  GET /v1/tools  servers and tools
-    GET  /v1/traces[/{id}]      stored runs
+    GET  /v1/traces[/{id}]      stored runs;  POST /v1/traces/{id}/feedback  good | bad
     GET  /healthz /readyz /metrics
     /mcp                        the MCP front (api/front.py), streamable HTTP
 
@@ -28,10 +28,17 @@ from toolweave.api.events import engine_events, sse
 from toolweave.api.front import front_routes
 from toolweave.api.guard import BodyTooLarge, Guard, RateLimit, error_body
 from toolweave.api.metrics import Timed
-from toolweave.api.requests import AskBody, BadRequest, ToolSearchBody, parse
-from toolweave.api.service import ClientGone, Service, until_gone, until_gone_streaming
+from toolweave.api.requests import AskBody, BadRequest, FeedbackBody, ToolSearchBody, parse
+from toolweave.api.service import (
+    ClientGone,
+    Service,
+    source_of,
+    until_gone,
+    until_gone_streaming,
+)
 from toolweave.engine import AskOptions, check_question
-from toolweave.errors import ToolweaveError
+from toolweave.errors import InputError, ToolweaveError
+from toolweave.traces import Trace
 
 CLIENT_GONE = 499  # nginx's code for "the client closed the request": nobody reads it
 TRACES_MAX = 200
@@ -48,7 +55,7 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
     async def ask(request: Request) -> Response:
         body = parse(AskBody, await request.body())
         question = check_question(body.question, service.settings.ask.max_question_chars)
-        options = await service.options(body)
+        options = await service.options(body, source_of(request))
         if body.stream or "text/event-stream" in request.headers.get("accept", ""):
             chunks = until_gone_streaming(request, _ask_events(service, question, options))
             return StreamingResponse(chunks, media_type="text/event-stream")
@@ -73,10 +80,23 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
         found = await service.with_traces(lambda store: store.list(limit))
         return JSONResponse([t.model_dump(mode="json") for t in found])
 
-    async def trace(request: Request) -> Response:
+    async def stored(request: Request) -> Trace:
+        """The trace the path names (an id or its unique start), else 404."""
         trace_id = request.path_params["trace_id"]
-        found = await service.with_traces(lambda store: store.get(trace_id))
-        return JSONResponse(found.model_dump(mode="json"))
+        try:
+            return await service.with_traces(lambda store: store.get(trace_id))
+        except InputError as exc:
+            raise BadRequest(404, str(exc)) from None
+
+    async def trace(request: Request) -> Response:
+        return JSONResponse((await stored(request)).model_dump(mode="json"))
+
+    async def feedback(request: Request) -> Response:
+        """`{"rating": "good" | "bad"}` on a stored run; bad unlearns what it taught."""
+        body = parse(FeedbackBody, await request.body())
+        found = await stored(request)
+        changed = await service.engine.feedback(found.id, body.rating)
+        return JSONResponse({"trace_id": found.id, "rating": body.rating, "unlearned": changed})
 
     async def healthz(_: Request) -> Response:
         return JSONResponse({"status": "ok"})
@@ -100,6 +120,7 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
         Route("/v1/tools", tools, methods=["GET"]),
         Route("/v1/traces", traces, methods=["GET"]),
         Route("/v1/traces/{trace_id}", trace, methods=["GET"]),
+        Route("/v1/traces/{trace_id}/feedback", feedback, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from toolweave.api.guard import error_body
 from toolweave.api.requests import IGNORED_CHAT_FIELDS, BadRequest, ChatBody, parse
-from toolweave.api.service import Service, until_gone, until_gone_streaming
+from toolweave.api.service import Service, source_of, until_gone, until_gone_streaming
 from toolweave.engine import AskOptions, Finished, check_question
 from toolweave.types import Answer
 
@@ -43,7 +43,7 @@ def chat_completions(service: Service) -> Callable[[Request], Awaitable[Response
             raise BadRequest(404, f"model {body.model!r} does not exist; the model is {MODEL!r}")
         question, earlier = conversation(body)
         question = check_question(question, service.settings.ask.max_question_chars)
-        options = AskOptions(earlier=earlier)
+        options = AskOptions(earlier=earlier, source=source_of(request))
         reply = Reply()
         if body.stream:
             chunks = until_gone_streaming(request, _chunks(service, question, options, reply))

@@ -127,6 +127,8 @@ class Guard:
                 [("retry-after", str(math.ceil(wait)))],
             )
             return
+        # Who asks, for the app: what one client may teach the index is capped.
+        scope.setdefault("state", {})["client"] = client[:16]
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > self.max_body:
             await send_error(send, 413, self._too_large())

@@ -37,6 +37,10 @@ class AskBody(_Strict):
     options: AskOptionsBody = Field(default_factory=AskOptionsBody)
 
 
+class FeedbackBody(_Strict):
+    rating: Literal["good", "bad"]
+
+
 class ToolSearchBody(_Strict):
     query: str
     k: int = Field(10, ge=1, le=100)

@@ -98,11 +98,12 @@ class Service:
     def answer_json(self, answer: Answer) -> Any:
         return self.masked(answer.model_dump(mode="json"))
 
-    async def options(self, body: AskBody) -> AskOptions:
-        """The request's options as the engine's (`after`: that run's question is the earlier)."""
+    async def options(self, body: AskBody, source: str) -> AskOptions:
+        """The request's options as the engine's (`after`: that run's question is the earlier).
+        `source`: who asks (the guard's client)."""
         given = body.options
         options = AskOptions(
-            schema=given.answer_schema, approve_all=given.yes, dry_run=given.dry_run
+            schema=given.answer_schema, approve_all=given.yes, dry_run=given.dry_run, source=source
         )
         if given.after:
             trace = await self.with_traces(lambda store: store.get(given.after or ""))
@@ -203,6 +204,11 @@ async def until_gone_streaming(
         producer.cancel()
         gone.cancel()
         await asyncio.gather(producer, return_exceptions=True)
+
+
+def source_of(request: Request) -> str:
+    """Who asks, as the guard knows them: a key's digest, or a client address."""
+    return f"api:{getattr(request.state, 'client', 'unknown')}"
 
 
 async def _disconnected(request: Request) -> None:

@@ -102,6 +102,14 @@ class LoggedQueries:
                 ) from None
         return cls(dict(by_tool))
 
+    def joined(self, more: dict[str, list[str]]) -> LoggedQueries:
+        """These and `more` (learned from runs), each query once per tool."""
+        keys = set(self.by_tool) | set(more)
+        joined = {
+            k: list(dict.fromkeys([*self.by_tool.get(k, []), *more.get(k, [])])) for k in keys
+        }
+        return LoggedQueries(joined)
+
     def segments(self, tool: ToolSpec) -> list[Segment]:
         return [
             Segment(text=clip(q), kind="query", origin="logged")

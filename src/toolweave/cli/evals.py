@@ -292,6 +292,56 @@ def eval_qa(
         print(markdown(rows))
 
 
+@eval_app.command("learning")
+def eval_learning(
+    datasets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="toole-single, toollens (default: both); their training splits stream."
+        ),
+    ] = None,
+    runs: Annotated[
+        str,
+        typer.Option(help="Checkpoints: simulated runs after which the test split is measured."),
+    ] = "0,100,1000,5000",
+    tries: Annotated[
+        int, typer.Option(help="Tools a run tries in rank order before it fails.", min=1)
+    ] = 5,
+    as_json: JsonOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """The learning curve of the tool index fed by traffic alone: the training queries run as
+    simulated runs (a gold tool among the first --tries succeeds and teaches the query; a wrong
+    one fails), and the test split's R@1/R@5/nDCG@5/COMP@5 after each checkpoint."""
+    from toolweave.evals.learning import DATASETS, markdown, run_learning_eval
+    from toolweave.models import make_embedder
+
+    chosen = list(datasets or DATASETS)
+    if unknown := set(chosen) - set(DATASETS):
+        fail(InputError(f"unknown dataset(s) {', '.join(sorted(unknown))}: choose "
+                        f"{', '.join(DATASETS)}"), code=2)  # fmt: skip
+    try:
+        checkpoints = sorted({int(n) for n in runs.split(",")})
+    except ValueError:
+        fail(InputError(f"--runs {runs!r}: comma-separated whole numbers, e.g. 0,100,1000"), code=2)
+    if checkpoints[0] < 0:
+        fail(InputError("--runs: no negative checkpoints"), code=2)
+    settings = load_or_exit(config)
+    with Bar() as progress:
+        points = run_or_exit(
+            run_learning_eval(
+                settings.benchmarks_dir,
+                settings.state_path() / "evals",
+                make_embedder(settings.embedder),
+                chosen,
+                checkpoints=checkpoints,
+                tries=tries,
+                on_progress=progress,
+            )
+        )
+    _print_rows(points, markdown, as_json)
+
+
 @contextmanager
 def _ranker(settings: Settings) -> Iterator[ToolRanker]:
     """Tools ranked as `ask` ranks them; their indexes kept under <state>/evals/tools."""

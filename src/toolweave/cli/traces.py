@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -68,6 +69,37 @@ def trace_show(
         out.print_json(trace.model_dump_json())
     else:
         out.print(escape(format_trace(trace)), soft_wrap=True)
+
+
+class Rating(StrEnum):
+    good = "good"
+    bad = "bad"
+
+
+@trace_app.command("feedback")
+def trace_feedback(
+    trace_id: Annotated[str, typer.Argument(help="A trace id, or its first characters.")],
+    rating: Annotated[Rating, typer.Argument(help="good, or bad: unlearn what the run taught.")],
+    config: ConfigOption = None,
+) -> None:
+    """Say how a run went. A run whose calls all succeeded taught the tool index its questions
+    as examples (index.learn); `bad` takes them back, and the run teaches nothing later."""
+    from toolweave.index.learned import LearnedQueries
+
+    settings = load_or_exit(config)
+    with _opened(settings) as store:
+        full_id = store.get(trace_id).id
+    try:
+        with LearnedQueries(settings.index_path()) as learned:
+            taught = learned.taught_by(full_id)
+            learned.feedback(full_id, rating.value)
+    except ConfigError as exc:
+        fail(exc, code=2)
+    if rating is Rating.bad and taught:
+        lines = ", ".join(f"{t.tool} <- {t.query!r}" for t in taught)
+        out.print(f"{full_id}: bad; unlearned {escape(lines)}", soft_wrap=True)
+    else:
+        out.print(f"{full_id}: {rating.value}", soft_wrap=True)
 
 
 @trace_app.command("prune")

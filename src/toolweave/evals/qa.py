@@ -165,7 +165,7 @@ async def run_qa_eval(
 
 def _settings_over(settings: Settings, corpus: Path) -> Settings:
     """The user's settings searching the corpus, no cache (a cached answer to an earlier
-    question must not stand in for search) and no traces."""
+    question must not stand in for search), no traces and no learning from runs."""
     grounding = settings.grounding.model_copy(
         update={
             "corpus": corpus,
@@ -173,7 +173,8 @@ def _settings_over(settings: Settings, corpus: Path) -> Settings:
         }
     )
     ask = settings.ask.model_copy(update={"traces": False})
-    return settings.model_copy(update={"grounding": grounding, "ask": ask})
+    index = settings.index.model_copy(update={"learn": False})
+    return settings.model_copy(update={"grounding": grounding, "ask": ask, "index": index})
 
 
 def score(item: Item, answer: Answer, corpus: Corpus) -> Result:

@@ -159,7 +159,8 @@ def _sandbox_folder() -> Iterator[str]:
 
 def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Path) -> Settings:
     """The user's models and options, with only the sandbox's servers (and the default time
-    server and web search), everything stored in the sandbox."""
+    server and web search), everything stored in the sandbox; no learning from runs, so each
+    request is measured zero-shot."""
     off = {name: ServerSpec(command="true", disabled=True) for name in ("docs", "calc")}
     return settings.model_copy(
         update={
@@ -167,6 +168,7 @@ def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Pa
             "mcp_json": [],
             "state_dir": state,
             "mcp": settings.mcp.model_copy(update={"start_timeout_s": 300.0}),
+            "index": settings.index.model_copy(update={"learn": False}),
         }
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from toolweave.index import learned
 from toolweave.index.build import Augmentation, SyncReport, sync_index
 from toolweave.index.store import IndexMismatchError, ToolIndex, write_lock
 from toolweave.models.base import LLM, Embedder
@@ -38,6 +39,10 @@ async def open_index(settings: IndexSettings, embedder: Embedder, folder: Path) 
 def augmentation_for(settings: IndexSettings, llm: LLM, folder: Path) -> Augmentation:
     from toolweave.catalog.augment import LLMQueries, LoggedQueries
 
+    logged = LoggedQueries.from_file(settings.logged_queries) if settings.logged_queries else None
+    if settings.learn and (folder / learned.FILE).exists():
+        with learned.LearnedQueries(folder) as store:
+            logged = (logged or LoggedQueries()).joined(store.by_tool())
     return Augmentation(
         generated=settings.generated_queries,
         llm=LLMQueries(
@@ -48,9 +53,7 @@ def augmentation_for(settings: IndexSettings, llm: LLM, folder: Path) -> Augment
         )
         if settings.llm_queries_per_tool
         else None,
-        logged=LoggedQueries.from_file(settings.logged_queries)
-        if settings.logged_queries
-        else None,
+        logged=logged,
     )
 
 

@@ -1,0 +1,150 @@
+"""`toolweave eval learning`: the learning curve of the tool index fed by traffic alone.
+
+A dataset's training split (ToolE queries outside the test sample, ToolLens train) streams
+through the retriever as simulated runs, in a seeded order. Each run ranks the tools for its
+query; a gold tool among the top `tries` is the call that succeeds (the first choice, or an
+alternative tried after the ones above it failed), and that run teaches the query to that tool
+through the same store the engine uses (`index/learned.py`: deduplication, per-tool cap), each
+run from a user of its own. A wrong tool fails and teaches nothing. The index takes in what was
+learned every `batch` runs (the engine does it before each next question), and the test split's
+retrieval is measured at each checkpoint. No test query ever enters the index.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolweave.catalog.augment import LoggedQueries
+from toolweave.catalog.documents import build_tool_doc
+from toolweave.evals.datasets import RetrievalDataset, load_dataset
+from toolweave.evals.retrieval import CONFIGS, eval_index, evaluate
+from toolweave.index.build import SyncReport, segment_vectors
+from toolweave.index.learned import LearnedQueries, Lesson
+from toolweave.index.store import ToolIndex
+from toolweave.models.base import Embedder
+from toolweave.retrieval.retriever import ToolRetriever
+
+Progress = Callable[[str, int, int], None]
+DATASETS = ("toole-single", "toollens")
+CHECKPOINTS = (0, 100, 1000, 5000)
+SEED = 17
+
+
+@dataclass
+class CurvePoint:
+    dataset: str
+    runs: int  # simulated runs so far
+    taught: int  # runs whose gold tool was found, so a query was learned
+    examples: int  # learned examples in the index
+    metrics: dict[str, float]
+
+
+def traffic(dataset: RetrievalDataset) -> list[tuple[str, set[str]]]:
+    """The training queries with their gold tools (index keys), in a seeded order."""
+    by_query: dict[str, set[str]] = {}
+    for tool, queries in dataset.logged.items():
+        for query in queries:
+            by_query.setdefault(query, set()).add(tool)
+    runs = sorted(by_query.items())
+    random.Random(SEED).shuffle(runs)
+    return runs
+
+
+async def learning_curve(
+    dataset: RetrievalDataset,
+    embedder: Embedder,
+    folder: Path,
+    *,
+    checkpoints: Sequence[int] = CHECKPOINTS,
+    tries: int = 5,
+    batch: int = 100,
+    on_progress: Progress = lambda *_: None,
+) -> list[CurvePoint]:
+    """R@k of the test queries after each checkpoint's number of simulated runs."""
+    base = await eval_index(dataset, "spec", embedder, folder, on_progress)
+    base.close()
+    work = Path(tempfile.mkdtemp(prefix="learning-", dir=folder))
+    try:
+        shutil.copytree(base.folder, work / "index")
+        index = ToolIndex(work / "index", embedder_id=embedder.id, dim=embedder.dim)
+        keys = {dataset.gold_key(t.key): t for t in dataset.tools}
+        retriever = ToolRetriever(index, embedder, CONFIGS["full"].options)
+        runs, points, taught, stale = traffic(dataset), [], 0, set[str]()
+        with LearnedQueries(work) as store:
+            done = 0
+            for stop in sorted(set(checkpoints)):
+                for number in range(done, min(stop, len(runs))):
+                    if number % batch == 0:
+                        await _take_in(index, embedder, store, stale, dataset)
+                        on_progress(f"learning from {dataset.name}", number, stop)
+                    query, gold = runs[number]
+                    hits = await retriever.search(query, k=tries)
+                    found = dict.fromkeys(dataset.gold_key(h.key) for h in hits)
+                    lessons = [Lesson(keys[k].key, query) for k in found if k in gold]
+                    taught += bool(lessons)
+                    stale |= set(store.learn(lessons, f"run{number}", f"user{number}"))
+                done = min(stop, len(runs))
+                await _take_in(index, embedder, store, stale, dataset)
+                row = await evaluate(dataset, CONFIGS["full"], index, embedder)
+                examples = sum(len(v) for v in store.by_tool().values())
+                points.append(CurvePoint(dataset.name, done, taught, examples, row.metrics))
+                if done == len(runs):
+                    break
+        index.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return points
+
+
+async def _take_in(
+    index: ToolIndex,
+    embedder: Embedder,
+    store: LearnedQueries,
+    stale: set[str],
+    dataset: RetrievalDataset,
+) -> None:
+    """The stale tools re-indexed with their learned examples (as the engine's sync does)."""
+    if not stale:
+        return
+    learned = LoggedQueries(store.by_tool())
+    tools = [t for t in dataset.tools if t.key in stale]
+    docs = [build_tool_doc(t, learned.segments(t)) for t in tools]
+    vectors = await segment_vectors(index, embedder, [d.segments for d in docs], SyncReport())
+    for doc, doc_vectors in zip(docs, vectors, strict=True):
+        index.put_tool(doc, doc_vectors, "learned")
+    index.commit()
+    stale.clear()
+
+
+async def run_learning_eval(
+    benchmarks: Path,
+    folder: Path,
+    embedder: Embedder,
+    datasets: Sequence[str] = DATASETS,
+    *,
+    checkpoints: Sequence[int] = CHECKPOINTS,
+    tries: int = 5,
+    on_progress: Progress = lambda *_: None,
+) -> list[CurvePoint]:
+    points = []
+    for name in datasets:
+        dataset = load_dataset(name, benchmarks)
+        points += await learning_curve(
+            dataset, embedder, folder, checkpoints=checkpoints, tries=tries, on_progress=on_progress
+        )
+    return points
+
+
+def markdown(points: list[CurvePoint]) -> str:
+    names = ["R@1", "R@5", "nDCG@5", "COMP@5"]
+    header = ["dataset", "runs", "taught", "examples", *names]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for p in points:
+        cells = [p.dataset, f"{p.runs:,}", f"{p.taught:,}", f"{p.examples:,}"]
+        lines.append("| " + " | ".join([*cells, *(f"{p.metrics[n]:.3f}" for n in names)]) + " |")
+    return "\n".join(lines)
