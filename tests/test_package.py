@@ -14,9 +14,9 @@ PACKAGE = Path(toolweave.__file__).parent
 # on nothing but the data model, so it sits low enough for the catalogue's documents to use it.
 LAYERS = {
     "errors": 0, "types": 0, "settings": 1, "secrets": 1, "storage": 1, "models": 2, "prompts": 3,
-    "language": 3, "catalog": 4, "servers": 4, "index": 5, "retrieval": 6, "planning": 7,
-    "execution": 8, "grounding": 9, "answer": 10, "traces": 10, "engine": 11, "evals": 12,
-    "api": 12, "cli": 13, "__init__": 13, "__main__": 13,
+    "language": 3, "catalog": 4, "servers": 4, "index": 5, "navigation": 5, "retrieval": 6,
+    "planning": 7, "execution": 8, "grounding": 9, "answer": 10, "traces": 10, "engine": 11,
+    "evals": 12, "api": 12, "cli": 13, "__init__": 13, "__main__": 13,
 }  # fmt: skip
 
 

@@ -42,7 +42,9 @@ from toolweave.language import analyse
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
+from toolweave.navigation.graph import ToolGraph, outcomes
 from toolweave.planning import Decision, PlanRequest, make_planner, make_router
+from toolweave.planning.references import links
 from toolweave.planning.router import SMALL_TALK
 from toolweave.planning.tool_pick import pick_tools
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
@@ -139,12 +141,14 @@ class Engine:
         pool: ServerPool,
         index: ToolIndex,
         gateway: Any,
+        graph: ToolGraph | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.llm = llm
         self.pool = pool
         self.index = index
+        self.graph = graph or ToolGraph()  # in memory when not given: learns nothing lasting
         self.retriever = ToolRetriever(index, embedder, RetrievalOptions())
         self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
         self._synced: set[str] = set()  # servers whose current tools the index holds
@@ -181,9 +185,18 @@ class Engine:
             folder = index_folder or settings.index_path()
             index = await open_index(settings.index, embedder, folder)
             stack.callback(index.close)
+            graph = ToolGraph.open(index.folder)
+            stack.callback(graph.close)
+            await asyncio.to_thread(graph.sync, index.tool_specs())
             pool = ServerPool.from_settings(settings, native=native, lazy=True)
             engine = cls(
-                settings, embedder=embedder, llm=llm, pool=pool, index=index, gateway=gateway
+                settings,
+                embedder=embedder,
+                llm=llm,
+                pool=pool,
+                index=index,
+                gateway=gateway,
+                graph=graph,
             )
             pool.on_tools_changed = engine._tools_changed
             engine._stack = stack if servers else None
@@ -240,6 +253,7 @@ class Engine:
         )
         self._synced |= servers
         self._indexed = None
+        await asyncio.to_thread(self.graph.sync, self._indexed_tools())
         return report
 
     def _indexed_tools(self) -> list[ToolSpec]:
@@ -265,7 +279,7 @@ class Engine:
         """Index a static catalogue file (LiveMCPBench tools.json, Seal-Tools tool.jsonl)."""
         servers, tools = load_catalogue(catalogue)
         async with self._index_lock:
-            return await sync_index(
+            report = await sync_index(
                 self.index,
                 self.embedder,
                 tools,
@@ -273,6 +287,9 @@ class Engine:
                 augmentation=self._augmentation(),
                 on_progress=on_progress,
             )
+            self._indexed = None
+            await asyncio.to_thread(self.graph.sync, self._indexed_tools())
+            return report
 
     def _augmentation(self) -> Any:
         return augmentation_for(self.settings.index, self.llm, self.index.folder)
@@ -417,8 +434,9 @@ class Engine:
         fallback = usable.get(ask.fallback_tool)
         with timer.stage("plan"):
             servers = set(self.pool.statuses)
+            graph = self.graph if self.settings.graph.plan else None
             request = PlanRequest(
-                analysis, candidates, usable, ask.min_tool_score, fallback, servers
+                analysis, candidates, usable, ask.min_tool_score, fallback, servers, graph
             )
             plan, planned = await make_planner(ask.planner, llm).plan(request)
             if ask.tool_pick == "llm" and fallback is not None:
@@ -440,7 +458,7 @@ class Engine:
                     analysis, plan, search, llm, notes
                 )
             elif decision.route not in (Route.CLARIFY, Route.DIRECT):
-                observations = await self._execute(plan, llm, emit, self._policy(options))
+                observations = await self._execute(plan, llm, emit, options, notes)
         text = decision.clarification or decision.reply or ""
         sources, data, short = [], None, ""
         if decision.route not in (Route.CLARIFY, Route.DIRECT):
@@ -498,9 +516,17 @@ class Engine:
         return Policy(approved, options.approve_all, options.dry_run, options.confirm)
 
     async def _execute(
-        self, plan: Plan, llm: LLM, emit: Listener, policy: Policy
+        self, plan: Plan, llm: LLM, emit: Listener, options: AskOptions, notes: list[str]
     ) -> list[Observation]:
-        tools = self.candidates()
+        """Run the plan; a stand-in for a failed step is noted, and the run's outcomes teach the
+        tool graph (not a dry run's)."""
+        tools, graph = self.candidates(), self.settings.graph
+        flow = links(plan)
+
+        def on_event(event: Event) -> None:
+            if event.kind == "replaced":
+                notes.append(f"{event.step_id}: {event.detail} (a stand-in from the tool graph)")
+            emit(StepEvent(event, plan))
 
         async def reflect(step: Step) -> list[Candidate]:
             """The index searched again with the step's own words, deeper than its shortlist."""
@@ -510,16 +536,25 @@ class Engine:
                 )
             return ranked[0]
 
-        return await run_plan(
+        async def alike(step: Step) -> list[Candidate]:
+            """Tools the index finds for the failed step's words, good enough to answer."""
+            return [c for c in await reflect(step) if c.score >= self.settings.ask.min_tool_score]
+
+        observations = await run_plan(
             plan,
             tools,
             self.pool,
             llm,
             budget=budget_of(self.settings.ask),
-            on_event=lambda event: emit(StepEvent(event, plan)),
+            on_event=on_event,
             reflect=reflect,
-            policy=policy,
+            policy=self._policy(options),
+            graph=self.graph if graph.recover else None,
+            alternatives=alike,
         )
+        if graph.learn and not options.dry_run:
+            await asyncio.to_thread(self.graph.record, outcomes(plan, flow, observations))
+        return observations
 
     async def _search_iteratively(
         self, analysis: QuestionAnalysis, plan: Plan, search: str, llm: LLM, notes: list[str]

@@ -144,6 +144,13 @@ class TracesSettings(_Section):
     max_mb: float = Field(200.0, gt=0)
 
 
+class GraphSettings(_Section):
+    # The tool graph beside the index (navigation/graph.py): data flow, stand-ins, tool health.
+    learn: bool = True  # each run's outcomes change its weights
+    plan: bool = True  # the planner takes links that worked over the schemas' guess
+    recover: bool = True  # a failed read-only call is tried once more with a stand-in
+
+
 class PolicySettings(_Section):
     # Tools that may change or delete data and run without asking: "server.tool" or "server.*"
     # (a server's own `autoApprove` list in mcpServers counts too). See execution/policy.py.
@@ -221,6 +228,7 @@ class Settings(_Section):
     traces: TracesSettings = Field(default_factory=TracesSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
     grounding: GroundingSettings = Field(default_factory=GroundingSettings)
     serve: ServeSettings = Field(default_factory=ServeSettings)
     docs_dir: Path = DEMO_DOCS
@@ -271,6 +279,13 @@ class Settings(_Section):
 
     def index_path(self) -> Path:
         return self.index.path or self.state_path() / "index"
+
+    def zero_shot(self, **sections: Any) -> Settings:
+        """A copy that learns nothing from its runs (an evaluation's), with `sections` replaced:
+        each question measured as the first one would be."""
+        index = self.index.model_copy(update={"learn": False})
+        graph = self.graph.model_copy(update={"learn": False})
+        return self.model_copy(update={"index": index, "graph": graph, **sections})
 
     def state_path(self) -> Path:
         if self.state_dir is not None:

@@ -320,6 +320,8 @@ class Observation(_Model):
     structured: Any = None
     error: str | None = None
     latency_ms: float = 0.0
+    # The tool was called (a refusal, a step that could not be prepared, a dry run: not).
+    called: bool = False
 
     @property
     def key(self) -> str:

@@ -224,6 +224,18 @@ def test_tools_search_lists_and_health(served: Served) -> None:
         assert http.get("/healthz").json() == {"status": "ok"}
 
 
+def test_the_tool_graph_says_how_each_tool_has_fared(served: Served) -> None:
+    with served.client() as http:
+        assert http.post("/v1/ask", json={"question": "What is 15% of 2,340?"}).status_code == 200
+        graph = http.get("/v1/graph", params={"tool": "percentage"}).json()
+        health = {t["tool"]: t["health"] for t in graph["tools"]}
+        assert health["calc.percentage"] > 0.5
+        everything = http.get("/v1/graph").json()
+        assert {t["tool"] for t in everything["tools"]} >= set(health)
+        missing = http.get("/v1/graph", params={"tool": "no_such_tool"})
+        assert missing.status_code == 404 and "no_such_tool" in missing.json()["error"]["message"]
+
+
 def test_metrics_count_requests_stages_and_tool_calls(served: Served) -> None:
     with served.client() as http:
         http.post("/v1/ask", json={"question": "What is 15% of 2,340?"})

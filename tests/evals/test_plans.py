@@ -17,7 +17,9 @@ from toolweave.evals.plans import (
     edges,
     evaluate_plans,
     f1,
+    folds,
     gold_calls,
+    links,
     load_nestful,
     markdown,
     nestful_tool,
@@ -28,6 +30,7 @@ from toolweave.evals.plans import (
 from toolweave.evals.ranking import ToolRanker
 from toolweave.models import NoLLM
 from toolweave.models.onnx_embedder import OnnxEmbedder
+from toolweave.navigation.graph import Edge
 from toolweave.types import Clause, Plan, Step
 
 from ..benchmarks_dir import BENCHMARKS, needs_benchmarks
@@ -143,7 +146,27 @@ async def test_the_deterministic_planner_finds_data_flow_on_real_items(tmp_path:
     # Every executable item has data flow; without linking the edge F1 would be 0.
     assert row.edge_f1 > 0.1
     assert 0 < row.call_f1 <= 1 and row.predicted_calls > 0
-    assert "| nestful-executable | deterministic | 12 |" in markdown([row])
+    assert "| nestful-executable | deterministic | schema | 12 |" in markdown([row])
+
+
+@needs_benchmarks
+def test_the_gold_graph_of_one_half_never_holds_the_other_halfs_chains() -> None:
+    dataset = load_nestful("nestful-sgd", BENCHMARKS)
+    (first, _), (second, taught_by_first) = folds(dataset, "gold")
+    assert sorted(c.id for c in first + second) == sorted(c.id for c in dataset.cases)
+    assert not {c.id for c in first} & {c.id for c in second}
+    learned = {e for e, t in taught_by_first.edges.items() if t.origin == "gold"}
+    keys = {t.name: t.key for t in dataset.tools}
+    taught = {
+        Edge("feeds", keys[made.name], keys[used.name], path, name)
+        for case in first
+        for made, path, used, name in links(case.gold)
+    }
+    assert taught and all(taught_by_first.weight(e) > 0.5 for e in taught)
+    # What the first half taught and nothing else; the schemas' edges stay under it.
+    ((_, schema),) = folds(dataset, "schema")
+    assert learned == taught - set(schema.edges)
+    assert set(schema.edges) <= set(taught_by_first.edges)
 
 
 async def test_unknown_planners_are_refused(tmp_path: Path) -> None:

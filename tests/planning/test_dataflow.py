@@ -7,7 +7,8 @@ from datetime import date
 from typing import Any
 
 from toolweave.language import analyse, clause_of
-from toolweave.planning.dataflow import best_field, link_data_flow, output_fields
+from toolweave.navigation.fields import best_field, output_fields
+from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.planner import fan_out
 from toolweave.planning.validate import validate_plan
 from toolweave.types import Candidate, Plan, Step, ToolSpec

@@ -98,6 +98,14 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
         changed = await service.engine.feedback(found.id, body.rating)
         return JSONResponse({"trace_id": found.id, "rating": body.rating, "unlearned": changed})
 
+    async def graph(request: Request) -> Response:
+        """The tool graph as JSON; `?tool=` (server.tool or a name) narrows it to that tool."""
+        try:
+            data = service.engine.graph.around(request.query_params.get("tool"))
+        except InputError as exc:
+            raise BadRequest(404, str(exc)) from None
+        return JSONResponse(service.masked(data))
+
     async def healthz(_: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
@@ -121,6 +129,7 @@ def create_app(service: Service, *, host: str = "127.0.0.1") -> Starlette:
         Route("/v1/traces", traces, methods=["GET"]),
         Route("/v1/traces/{trace_id}", trace, methods=["GET"]),
         Route("/v1/traces/{trace_id}/feedback", feedback, methods=["POST"]),
+        Route("/v1/graph", graph, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics, methods=["GET"]),

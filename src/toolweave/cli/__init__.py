@@ -27,6 +27,7 @@ from toolweave.cli.common import (
 )
 from toolweave.cli.evals import eval_app
 from toolweave.cli.gateway import gateway_app
+from toolweave.cli.graph import graph_app
 from toolweave.cli.live import PlanView
 from toolweave.cli.models import models_app
 from toolweave.cli.serve import serve
@@ -240,6 +241,7 @@ app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")
 app.add_typer(gateway_app, name="gateway")
 app.add_typer(trace_app, name="trace")
+app.add_typer(graph_app, name="graph")
 app.add_typer(models_app, name="models")
 
 

@@ -165,12 +165,21 @@ def eval_plans(
         list[str] | None,
         typer.Option("--planner", help="deterministic or llm (repeatable; default: both)."),
     ] = None,
+    graphs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--graph",
+            help="The tool graph data flow is linked by: schema (the schemas') or gold (taught "
+            "the gold chains of the other half of the items, 2-fold); repeatable; default: "
+            "schema.",
+        ),
+    ] = None,
     limit: SampleOption = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Plan quality on NESTFUL: call F1, data-flow edge F1, tool names in order and full-sequence
-    accuracy, per planner (deterministic; llm = the configured LLM)."""
+    accuracy, per planner (deterministic; llm = the configured LLM) and tool graph."""
     from toolweave.evals.plans import DATASETS, PLANNERS, markdown, run_plan_eval
     from toolweave.models import make_llm
 
@@ -185,6 +194,7 @@ def eval_plans(
                 ranker,
                 min_score=settings.ask.min_tool_score,
                 limit=limit,
+                graphs=tuple(graphs or ["schema"]),
                 on_progress=progress,
             )
         )

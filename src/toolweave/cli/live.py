@@ -20,6 +20,7 @@ from toolweave.types import Plan
 STATES = {
     "started": "[cyan]running[/cyan]",
     "retrying": "[yellow]retrying[/yellow]",
+    "replaced": "[yellow]trying another tool[/yellow]",
     "finished": "[green]done[/green]",
     "failed": "[red]failed[/red]",
     "skipped": "[dim]skipped[/dim]",

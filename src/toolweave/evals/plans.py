@@ -18,6 +18,9 @@ Scores per item, averaged over items:
   full         the whole sequence: names, argument names and values (strings compared without
                case, numbers as numbers, references by the position of the call they point to
                and the path inside its output), as NESTFUL's full-sequence accuracy
+The tool graph the planner links data flow by (navigation/graph.py): `schema`, the one the
+subset's schemas give; `gold`, that one taught the gold chains of the other half of the items
+(NESTFUL has no training split: a seeded 2-fold split, so no item's own chain is ever taught).
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language import analyse
 from toolweave.models.base import LLM, NoLLM
+from toolweave.navigation.graph import Edge, ToolGraph
 from toolweave.planning import PlanRequest, make_planner
 from toolweave.planning.references import REFERENCE, map_strings
 from toolweave.types import Plan, ToolSpec
 
 PLANNERS = ("deterministic", "llm")
+GRAPHS = ("schema", "gold")
 SUBSETS = {
     "nestful-executable": ("executable/executable-data.json", "executable/executable-spec.json"),
     "nestful-glaive": (
@@ -98,6 +103,7 @@ class PlanItem:
 class PlanRow:
     dataset: str
     planner: str
+    graph: str
     items: int
     call_f1: float
     edge_f1: float
@@ -204,9 +210,9 @@ def _path(path: str) -> str:
     return re.sub(r"\[(\d+)\]", r".\1", path).strip(".")
 
 
-def _references(value: Any) -> Iterator[int]:
+def _references(value: Any) -> Iterator[tuple[int, str]]:
     if isinstance(value, tuple):
-        yield value[0]
+        yield value
     elif isinstance(value, dict):
         for item in value.values():
             yield from _references(item)
@@ -215,15 +221,42 @@ def _references(value: Any) -> Iterator[int]:
             yield from _references(item)
 
 
-def edges(calls: list[PlannedCall]) -> Counter[tuple[str, str, str]]:
-    """(producer tool, consumer tool, consumer parameter) for every reference."""
-    found: Counter[tuple[str, str, str]] = Counter()
+def links(calls: list[PlannedCall]) -> Iterator[tuple[PlannedCall, str, PlannedCall, str]]:
+    """(producer, path in its output, consumer, consumer parameter) for every reference."""
     for call in calls:
         for name, value in call.arguments.items():
-            for producer in _references(value):
+            for producer, path in _references(value):
                 if 0 <= producer < len(calls):
-                    found[(calls[producer].name, call.name, name)] += 1
-    return found
+                    yield calls[producer], path, call, name
+
+
+def edges(calls: list[PlannedCall]) -> Counter[tuple[str, str, str]]:
+    """(producer tool, consumer tool, consumer parameter) for every reference."""
+    return Counter((made.name, used.name, name) for made, _, used, name in links(calls))
+
+
+def gold_graph(tools: list[ToolSpec], cases: list[PlanCase]) -> ToolGraph:
+    """The schemas' graph taught each reference of these cases' gold chains as a success."""
+    keys = {t.name: t.key for t in tools}
+    graph = ToolGraph.derived(tools)
+    taught = [
+        (Edge("feeds", keys[made.name], keys[used.name], path, name), True)
+        for case in cases
+        for made, path, used, name in links(case.gold)
+        if made.name in keys and used.name in keys
+    ]
+    graph.record(taught, origin="gold")
+    return graph
+
+
+def folds(dataset: PlanDataset, graph: str) -> list[tuple[list[PlanCase], ToolGraph]]:
+    """The cases to plan and the graph each half is planned with (see the module's doc)."""
+    if graph == "schema":
+        return [(dataset.cases, ToolGraph.derived(dataset.tools))]
+    shuffled = random.Random(1).sample(dataset.cases, len(dataset.cases))
+    halves = shuffled[::2], shuffled[1::2]
+    return [(halves[0], gold_graph(dataset.tools, halves[1])),
+            (halves[1], gold_graph(dataset.tools, halves[0]))]  # fmt: skip
 
 
 def f1(predicted: Counter[Any], gold: Counter[Any]) -> float:
@@ -283,13 +316,14 @@ async def make_plan(
     *,
     min_score: float,
     today: date,
+    graph: ToolGraph | None = None,
 ) -> Plan:
     """The plan the planner makes for the question, its steps' arguments filled."""
     analysis = analyse(question, today)
     candidates = await ranker.rank([c.text for c in analysis.clauses], tools)
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
-    request = PlanRequest(analysis, candidates, by_key, min_score, None, servers)
+    request = PlanRequest(analysis, candidates, by_key, min_score, None, servers, graph)
     plan, _ = await make_planner(planner, llm).plan(request)
     for step in plan.steps:
         await prepare_step(step, by_key, llm)
@@ -304,24 +338,29 @@ async def evaluate_plans(
     *,
     min_score: float,
     today: date,
+    graph: str = "schema",
     on_progress: Progress = lambda *_: None,
 ) -> PlanRow:
     llm = llm if planner == "llm" else NoLLM("the deterministic planner uses no LLM")
     await ranker.prepare(dataset.tools)
     requests = llm.usage.requests
-    items, latencies = [], []
-    for n, case in enumerate(dataset.cases):
-        on_progress(f"{dataset.name} ({planner})", n, len(dataset.cases))
-        started = time.perf_counter()
-        plan = await make_plan(
-            case.question, dataset.tools, ranker, planner, llm, min_score=min_score, today=today
-        )
-        latencies.append((time.perf_counter() - started) * 1000)
-        items.append(score_item(case, plan_calls(plan)))
+    items: list[PlanItem] = []
+    latencies: list[float] = []
+    for cases, tool_graph in folds(dataset, graph):
+        for case in cases:
+            on_progress(f"{dataset.name} ({planner}, {graph})", len(items), len(dataset.cases))
+            started = time.perf_counter()
+            plan = await make_plan(
+                case.question, dataset.tools, ranker, planner, llm,
+                min_score=min_score, today=today, graph=tool_graph,
+            )  # fmt: skip
+            latencies.append((time.perf_counter() - started) * 1000)
+            items.append(score_item(case, plan_calls(plan)))
     count = max(len(items), 1)
     return PlanRow(
         dataset=dataset.name,
         planner=planner,
+        graph=graph,
         items=len(items),
         call_f1=round(sum(i.call_f1 for i in items) / count, 4),
         edge_f1=round(sum(i.edge_f1 for i in items) / count, 4),
@@ -337,11 +376,12 @@ async def evaluate_plans(
 
 
 def markdown(rows: list[PlanRow]) -> str:
-    header = ["dataset", "planner", "items", "call F1", "edge F1", "names in order"]
+    header = ["dataset", "planner", "graph", "items", "call F1", "edge F1", "names in order"]
     header += ["full sequence", "gold calls", "predicted calls", "LLM calls", "p50 ms", "p95 ms"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
-        cells = [r.dataset, r.planner, str(r.items), f"{r.call_f1:.3f}", f"{r.edge_f1:.3f}"]
+        cells = [r.dataset, r.planner, r.graph, str(r.items), f"{r.call_f1:.3f}"]
+        cells += [f"{r.edge_f1:.3f}"]
         cells += [f"{r.names_accuracy:.3f}", f"{r.full_accuracy:.3f}", str(r.gold_calls)]
         cells += [str(r.predicted_calls), str(r.llm_calls)]
         cells += [f"{r.latency_p50_ms:.0f}", f"{r.latency_p95_ms:.0f}"]
@@ -358,25 +398,23 @@ async def run_plan_eval(
     *,
     min_score: float,
     limit: int | None = None,
+    graphs: tuple[str, ...] = ("schema",),
     on_progress: Progress = lambda *_: None,
     today: date | None = None,
 ) -> list[PlanRow]:
-    """One row per dataset and planner; `limit` items sampled per dataset (seed 0)."""
+    """One row per dataset, planner and graph; `limit` items sampled per dataset (seed 0)."""
     if unknown := [p for p in planners if p not in PLANNERS]:
         raise InputError(f"unknown planner {unknown[0]!r}; choose from {', '.join(PLANNERS)}")
+    if unknown := [g for g in graphs if g not in GRAPHS]:
+        raise InputError(f"unknown graph {unknown[0]!r}; choose from {', '.join(GRAPHS)}")
     rows = []
     for name in datasets:
         dataset = load_nestful(name, benchmarks_dir, limit=limit)
         for planner in planners:
-            rows.append(
-                await evaluate_plans(
-                    dataset,
-                    planner,
-                    llm,
-                    ranker,
-                    min_score=min_score,
-                    today=today or date.today(),
-                    on_progress=on_progress,
-                )
-            )
+            for graph in graphs:
+                row = await evaluate_plans(
+                    dataset, planner, llm, ranker, min_score=min_score,
+                    today=today or date.today(), graph=graph, on_progress=on_progress,
+                )  # fmt: skip
+                rows.append(row)
     return rows

@@ -173,8 +173,7 @@ def _settings_over(settings: Settings, corpus: Path) -> Settings:
         }
     )
     ask = settings.ask.model_copy(update={"traces": False})
-    index = settings.index.model_copy(update={"learn": False})
-    return settings.model_copy(update={"grounding": grounding, "ask": ask, "index": index})
+    return settings.zero_shot(grounding=grounding, ask=ask)
 
 
 def score(item: Item, answer: Answer, corpus: Corpus) -> Result:

@@ -162,14 +162,11 @@ def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Pa
     server and web search), everything stored in the sandbox; no learning from runs, so each
     request is measured zero-shot."""
     off = {name: ServerSpec(command="true", disabled=True) for name in ("docs", "calc")}
-    return settings.model_copy(
-        update={
-            "mcp_servers": {**off, **servers},
-            "mcp_json": [],
-            "state_dir": state,
-            "mcp": settings.mcp.model_copy(update={"start_timeout_s": 300.0}),
-            "index": settings.index.model_copy(update={"learn": False}),
-        }
+    return settings.zero_shot(
+        mcp_servers={**off, **servers},
+        mcp_json=[],
+        state_dir=state,
+        mcp=settings.mcp.model_copy(update={"start_timeout_s": 300.0}),
     )
 
 

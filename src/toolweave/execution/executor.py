@@ -9,20 +9,29 @@ without consent, or anything not read-only in a dry run; the refusal is the step
 Self-reflection: a step whose tool cannot be given its required arguments asks `reflect` (the
 index searched again with the step's own words, deeper than its shortlist) for other tools and
 takes the first whose arguments it can fill.
+
+Recovery: a step whose call failed (an error, a timeout, an empty result) is run once more with
+a stand-in, when a tool graph is given: a tool the graph saw answer after this one failed, else
+one of the step's own candidates that takes the same inputs. Only between tools that only read,
+so nothing is done twice; the stand-in keeps the step's values its schema names, and the clause
+must give the rest. The scheduler reports it ("replaced"); the observation names the tool that
+answered.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from contextlib import suppress
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
-from toolweave.execution.policy import Policy
+from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
+from toolweave.language.binding import extract_arguments
 from toolweave.models.base import LLM
+from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve
 from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
 
@@ -45,9 +54,13 @@ async def run_plan(
     on_event: Callable[[Event], None] = lambda _: None,
     reflect: Reflect | None = None,
     policy: Policy | None = None,
+    graph: ToolGraph | None = None,
+    alternatives: Reflect | None = None,
 ) -> list[Observation]:
     by_key = {t.key: t for t in tools}
     policy = policy or Policy()
+    called: set[str] = set()  # steps whose tool was called
+    others: dict[str, list[Candidate]] = {}  # a failed read's step: tools that read alike
 
     async def reconsider(step: Step) -> None:
         """Another tool for a step whose arguments do not fit its own, if one fits."""
@@ -75,6 +88,7 @@ async def run_plan(
                 return
 
     async def run(step: Step, inputs: Mapping[str, Observation]) -> Observation:
+        called.discard(step.id)  # a stand-in starts afresh
         try:  # "{{s1.result.city}}" in an argument becomes what s1 returned
             step.arguments = resolve(step.arguments, {k: _result(o) for k, o in inputs.items()})
         except UnresolvedReference as exc:
@@ -89,7 +103,11 @@ async def run_plan(
         if refusal := await policy.refusal(step, by_key[step.key]):
             return Observation.of(step, error=refusal)
         on_progress(f"calling {step.key}")
+        called.add(step.id)
         outcome = await caller.call(step.server, step.tool, step.arguments)
+        failed_read = outcome.error and graph is not None and reads_only(by_key[step.key])
+        if failed_read and alternatives is not None and step.id not in others:
+            others[step.id] = await alternatives(step)
         return Observation.of(
             step,
             text=outcome.text,
@@ -112,13 +130,64 @@ async def run_plan(
         # The MCP call timeout (mcp.call_timeout_s) ends a hung call first, with its own message.
         step_timeout_s=120.0,
         on_event=on_event,
+        on_failure=lambda step, _: (
+            stand_in(step, by_key, graph, others.get(step.id, step.candidates))
+            if step.id in called
+            else None
+        ),
     )
     result = await scheduler.run(plan)
     return [
-        result.observations.get(step.id)
-        or Observation.of(step, error=f"not done: {result.not_done.get(step.id, 'not run')}")
+        _called(result.observations[step.id], step.id in called)
+        if step.id in result.observations
+        else Observation.of(step, error=f"not done: {result.not_done.get(step.id, 'not run')}")
         for step in plan.steps
     ]
+
+
+def stand_in(
+    step: Step, by_key: dict[str, ToolSpec], graph: ToolGraph | None, others: list[Candidate]
+) -> Step | None:
+    """The step again with another tool, for a failed call (see Recovery above), or None."""
+    failed = by_key.get(step.key)
+    if graph is None or failed is None or not reads_only(failed):
+        return None
+    learned = [key for key, weight in graph.stand_ins(step.key) if weight >= NEUTRAL]
+    inputs = set(failed.input_schema.get("properties") or {})
+    alike = [c.tool.key for c in others if set(_required(c.tool)) <= inputs]
+    for key in dict.fromkeys([*learned, *alike]):
+        other = by_key.get(key)
+        if other is None or key == step.key or not reads_only(other):
+            continue
+        if key not in learned and graph.health(key) < NEUTRAL:
+            continue  # a tool that has failed more than it worked is no stand-in
+        kept = _only(step.arguments, other.input_schema.get("properties") or {})
+        given = extract_arguments(other.input_schema, step.clause).arguments
+        if all(name in kept or name in given for name in _required(other)):
+            return step.model_copy(
+                update={
+                    "server": other.server,
+                    "tool": other.name,
+                    "arguments": kept,
+                    "argument_origins": _only(step.argument_origins, kept),
+                    "argument_spans": _only(step.argument_spans, kept),
+                    "candidates": [Candidate(tool=other, score=1.0, matched="stands in")],
+                    "problem": None,
+                }
+            )
+    return None
+
+
+def _required(tool: ToolSpec) -> list[str]:
+    return list(tool.input_schema.get("required") or [])
+
+
+def _only(values: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if k in names}
+
+
+def _called(observation: Observation, called: bool) -> Observation:
+    return observation.model_copy(update={"called": True}) if called else observation
 
 
 def _result(observation: Observation) -> Any:

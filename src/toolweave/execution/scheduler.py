@@ -2,8 +2,8 @@
 
     ready steps (plan order) -> start while under the concurrency limit and the budget
     a step finishes -> ok: its dependents whose dependencies are all done become ready
-                    -> failed: `on_failure` may name a replacement step (the hook for graph-based
-                       recombination); otherwise every step downstream is skipped, with the reason
+                    -> failed: `on_failure` may name a replacement step, run once in its place
+                       (the executor's recovery); otherwise every step downstream is skipped
     the deadline passes -> running steps are cancelled; what did not run is reported, not lost
 
 Each attempt has its own timeout; a failed attempt is retried when `retryable` allows it (only
@@ -24,7 +24,9 @@ from typing import Literal
 
 from toolweave.types import Observation, Plan, Step
 
-EventKind = Literal["plan", "started", "finished", "failed", "retrying", "skipped", "stopped"]
+EventKind = Literal[
+    "plan", "started", "finished", "failed", "retrying", "replaced", "skipped", "stopped"
+]
 StepRunner = Callable[[Step, Mapping[str, Observation]], Awaitable[Observation]]
 
 
@@ -208,8 +210,9 @@ class _Run:
 
     def _replace(self, step_id: str, replacement: Step) -> None:
         """Run `replacement` in place of the failed step: its dependents wait for it instead."""
-        del self.result.observations[step_id]
+        failed = self.result.observations.pop(step_id)
         self.replaced.add(step_id)
+        self.emit("replaced", step_id, detail=f"{failed.key} failed; {replacement.key} instead")
         self.steps[step_id] = replacement.model_copy(update={"id": step_id})
         self.ready.insert(0, step_id)
 

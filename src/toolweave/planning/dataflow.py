@@ -11,6 +11,9 @@ taken, in this order:
   3. from a connected tool the plan does not use yet, when it outputs the field and the clause
      gives its own required inputs: a producer step goes in front (a toolchain: the airport
      search before the flight search); not for a tool that changes things.
+In 2 and 3 the tool graph (navigation/graph.py) speaks first: a link that worked in earlier runs
+(or gold chains) is taken over the schema's guess, and one that failed more than it worked is
+not taken; among producers, the most trusted, then the one needing the fewest inputs.
 A role in the parameter's name ("origin", "destination") is a separate producer each, given the
 place the clause names "from" or "to". What nothing produces stays
 missing, for the step agent or, for a place, for the router's clarifying question.
@@ -32,6 +35,8 @@ from toolweave.language.parameters import (
     place_role,
 )
 from toolweave.language.text import readable_name
+from toolweave.navigation.fields import WHOLE, Match, OutputField, best_field, output_fields
+from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import rename_references
 from toolweave.types import (
     Candidate,
@@ -46,31 +51,18 @@ from toolweave.types import (
 
 # Kinds of value a user names, so one named anywhere in the question may be carried to a step.
 CARRIED_KINDS = {"date", "time", "place", "timezone"}
-NESTING = 3  # how deep output schemas are searched for fields
-
-
-@dataclass(frozen=True)
-class OutputField:
-    path: str  # "author.0.id": how a reference reaches it
-    tokens: tuple[str, ...]  # ("author", "id"): the path's words, list indexes left out
-    kind: str = "string"  # its JSON type
-
-
-WHOLE = OutputField(path="", tokens=())  # a result as a whole
-
-
-@dataclass(frozen=True)
-class Match:
-    field: OutputField
-    role: str  # the parameter's words before the field's ("origin" for originSkyId), or ""
 
 
 def link_data_flow(
-    plan: Plan, tools: dict[str, ToolSpec], analysis: QuestionAnalysis
+    plan: Plan,
+    tools: dict[str, ToolSpec],
+    analysis: QuestionAnalysis,
+    graph: ToolGraph | None = None,
 ) -> tuple[Plan, list[str]]:
     """A copy of `plan` whose steps take their missing inputs as described above, with producer
-    steps added where needed (steps renumbered s1..sN in order), and notes on what was linked."""
-    linker = _Linker(tools, analysis)
+    steps added where needed (steps renumbered s1..sN in order), and notes on what was linked.
+    Without a `graph`, the one the tools' schemas give."""
+    linker = _Linker(tools, analysis, graph or ToolGraph.derived(tools.values()))
     for step in plan.model_copy(deep=True).steps:
         linker.add(step)
     plan = linker.renumbered()
@@ -94,8 +86,11 @@ class _Links:
 
 
 class _Linker:
-    def __init__(self, tools: dict[str, ToolSpec], analysis: QuestionAnalysis) -> None:
+    def __init__(
+        self, tools: dict[str, ToolSpec], analysis: QuestionAnalysis, graph: ToolGraph
+    ) -> None:
         self.tools = tools
+        self.graph = graph
         # The whole question as one clause: a value another clause names may be carried.
         self.question = Clause(index=-1, text=analysis.question, values=analysis.values)
         self.steps: list[Step] = []
@@ -146,7 +141,7 @@ class _Linker:
     def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links) -> None:
         earlier = [s for s in reversed(self.steps) if s.problem is None]  # the nearest first
         for producer in earlier:
-            match = self._match(producer, name)
+            match = self._match(producer, step, name)
             if match and links.may_serve(match.role, producer.id):
                 self._refer(step, name, producer, match, links)
                 return
@@ -173,9 +168,22 @@ class _Linker:
             self.added.append((producer, step, name))
             self._refer(step, name, producer, match, links)
 
-    def _match(self, producer: Step, name: str) -> Match | None:
+    def _match(self, producer: Step, consumer: Step, name: str) -> Match | None:
+        """The producer's field for the consumer's parameter: the one the graph learned works,
+        else the schema's, unless that failed more often than it worked."""
         tool = self.tool_of(producer)
-        return best_field(name, tool) if tool else None
+        if tool is None:
+            return None
+        schema = best_field(name, tool)
+        known = self.graph.producers(consumer.key, name, among={tool.key})
+        weights = {edge.field: weight for edge, weight in known}
+        if trusted := [edge.field for edge, weight in known if weight > NEUTRAL]:
+            if schema and schema.field.path == trusted[0]:
+                return schema
+            return Match(_field(tool, trusted[0]), "")
+        if schema and weights.get(schema.field.path, NEUTRAL) < NEUTRAL:
+            return None
+        return schema
 
     def _mentioned(
         self, producer: Step, clause: str, kind: str, links: _Links
@@ -218,17 +226,20 @@ class _Linker:
             step.depends_on.append(producer.id)
 
     def _producer(self, step: Step, name: str) -> tuple[Step, Match] | None:
-        """A new step with a connected tool that outputs `name` and whose inputs the clause
-        gives, or None."""
+        """A new step with a connected tool that the graph says outputs `name` and whose inputs
+        the clause gives, or None."""
+        order = {key: n for n, key in enumerate(self.tools)}
         options = []
-        for tool in self.tools.values():
-            if tool.key == step.key or name in _required(tool):
+        for edge, weight in self.graph.producers(step.key, name, among=self.tools):
+            tool = self.tools[edge.source]
+            if weight < NEUTRAL or tool.key == step.key or name in _required(tool):
                 continue  # a tool cannot feed itself, nor need what it is to give
-            if (match := best_field(name, tool)) is None:
-                continue
-            arguments = self._producer_inputs(tool, step.clause, match.role)
+            schema = best_field(name, tool)
+            role = schema.role if schema and schema.field.path == edge.field else ""
+            arguments = self._producer_inputs(tool, step.clause, role)
             if arguments is not None:
-                options.append((len(_required(tool)), tool, match, arguments))
+                rank = (-weight, len(_required(tool)), order[tool.key])
+                options.append((rank, tool, Match(_field(tool, edge.field), role), arguments))
         if not options:
             return None
         _, tool, match, arguments = min(options, key=lambda option: option[0])
@@ -286,6 +297,15 @@ def _missing(tool: ToolSpec, step: Step) -> list[str]:
     ]
 
 
+def _field(tool: ToolSpec, path: str) -> OutputField:
+    """The tool's output field at `path` (a learned one its schema may not declare)."""
+    declared = {out.path: out for out in output_fields(tool.output_schema or {})}
+    words = tuple(
+        w for part in path.split(".") if not part.isdecimal() for w in readable_name(part).split()
+    )
+    return declared.get(path) or (OutputField(path, words) if path else WHOLE)
+
+
 def _required(tool: ToolSpec) -> list[str]:
     return list(tool.input_schema.get("required") or [])
 
@@ -293,49 +313,3 @@ def _required(tool: ToolSpec) -> list[str]:
 def _only(schema: dict[str, Any], names: list[str]) -> dict[str, Any]:
     properties = schema.get("properties") or {}
     return {"type": "object", "properties": {n: properties.get(n, {}) for n in names}}
-
-
-def best_field(parameter: str, tool: ToolSpec) -> Match | None:
-    """The output field of `tool` that best means `parameter`: its whole path in the same
-    words, else its own name in the same words, else a name of two or more words that ends the
-    parameter's (`skyId` for `originSkyId`, role "origin")."""
-    words = tuple(readable_name(parameter).split())
-    best: tuple[int, Match] | None = None
-    for out in output_fields(tool.output_schema or {}):
-        leaf = tuple(readable_name(out.path.rsplit(".", 1)[-1]).split())
-        if words == out.tokens:
-            score, role = 3, ""
-        elif words == leaf:
-            score, role = 2, ""
-        elif len(leaf) >= 2 and words[-len(leaf) :] == leaf:
-            score, role = 1, " ".join(words[: -len(leaf)])
-        else:
-            continue
-        if best is None or score > best[0]:
-            best = (score, Match(out, role))
-    return best[1] if best else None
-
-
-def output_fields(schema: dict[str, Any], path: str = "", depth: int = 0) -> list[OutputField]:
-    """Every named field of an output schema, nested objects and list items included."""
-    fields = []
-    for name, prop in (schema.get("properties") or {}).items():
-        if not isinstance(prop, dict):
-            continue
-        here = f"{path}.{name}" if path else name
-        words = (
-            w
-            for part in here.split(".")
-            if not part.isdecimal()
-            for w in readable_name(part).split()
-        )
-        fields.append(OutputField(here, tuple(words), json_type(prop)))
-        if (
-            depth + 1 < NESTING
-            and prop.get("type") == "array"
-            and isinstance(prop.get("items"), dict)
-        ):
-            fields.extend(output_fields(prop["items"], f"{here}.0", depth + 1))
-        elif depth + 1 < NESTING:
-            fields.extend(output_fields(prop, here, depth + 1))
-    return fields

@@ -20,6 +20,7 @@ from typing import Protocol
 from toolweave.language.binding import value_sets, values_of
 from toolweave.language.cues import points_at, refers_back
 from toolweave.language.parameters import changes_things
+from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.validate import validate_plan
 from toolweave.retrieval.tool_select import fit
@@ -47,6 +48,7 @@ class PlanRequest:
     min_score: float  # below it a clause's best tool does not fit: the fallback searches
     fallback: ToolSpec | None = None
     servers: Collection[str] = field(default_factory=set)  # connected servers, for validation
+    graph: ToolGraph | None = None  # what runs taught about data flow (default: schemas only)
 
 
 class Planner(Protocol):
@@ -130,7 +132,7 @@ def deterministic_plan(
         min_score=request.min_score,
         fallback=request.fallback,
     )
-    return link_data_flow(fan_out(plan, tools), tools, request.analysis)
+    return link_data_flow(fan_out(plan, tools), tools, request.analysis, request.graph)
 
 
 def fan_out(plan: Plan, tools: dict[str, ToolSpec]) -> Plan:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from toolweave.errors import ToolweaveError
+from toolweave.types import Plan
 
 REFERENCE = re.compile(r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)\s*\}\}")
 
@@ -75,6 +76,17 @@ def map_strings(value: Any, change: Callable[[str], Any]) -> Any:
     if isinstance(value, list | tuple):
         return [map_strings(item, change) for item in value]
     return value
+
+
+def links(plan: Plan) -> list[tuple[str, str, str, str]]:
+    """(consumer step, parameter, producer step, path in its result) for each top-level argument
+    that is exactly one reference: the data flow a run exercises, read before it resolves."""
+    found = []
+    for step in plan.steps:
+        for name, value in step.arguments.items():
+            if isinstance(value, str) and (whole := REFERENCE.fullmatch(value.strip())):
+                found.append((step.id, name, whole["step"], whole["path"].removeprefix(".")))
+    return found
 
 
 def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict[str, Any]:
