@@ -37,12 +37,12 @@ from toolweave.grounding.search_loop import planning_search
 from toolweave.grounding.tool import in_process
 from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index, sync_index
 from toolweave.index.build import Progress as IndexProgress
-from toolweave.index.learned import LearnedQueries, Rating, lessons
+from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
-from toolweave.navigation.graph import ToolGraph, outcomes
+from toolweave.navigation.graph import Edge, ToolGraph, outcomes
 from toolweave.planning import Decision, PlanRequest, make_planner, make_router
 from toolweave.planning.references import links
 from toolweave.planning.router import SMALL_TALK
@@ -368,11 +368,12 @@ class Engine:
         with timer.stage("analyse"):
             analysis = analyse(question, options.today or date.today(), options.earlier)
         llm = RecordingLLM(self.llm)
+        counted: list[tuple[Edge, bool]] = []  # what the run's calls say of the tool graph
         if analysis.small_talk:
             answer = Answer(question=question, text=DIRECT_REPLY, route=Route.DIRECT)
             answer.why = SMALL_TALK.reason
         else:
-            answer = await self._answer(analysis, options, llm, timer, emit)
+            answer = await self._answer(analysis, options, llm, timer, emit, counted)
         answer.timings_ms = {**timer.ms, "total": timer.total()}
         if self.settings.ask.traces:
             # SQLite blocks: off the event loop, which may be serving other questions.
@@ -381,6 +382,8 @@ class Engine:
             answer.trace_id = await asyncio.to_thread(store_trace, *stored)
         if self.settings.index.learn and not options.dry_run:
             await self._learn(answer, options.source)
+        if self.settings.graph.learn and not options.dry_run and counted:
+            await asyncio.to_thread(self.graph.record, counted, run=answer.trace_id)
         emit(Finished(answer))
         return answer
 
@@ -399,14 +402,12 @@ class Engine:
             self._relearn(await asyncio.to_thread(learn))
 
     async def feedback(self, trace_id: str, rating: Rating) -> list[str]:
-        """The user's word on a stored run (a full trace id); `bad` unlearns what it taught.
-        Returns the tools whose examples changed."""
-
-        def record() -> list[str]:
-            with LearnedQueries(self.index.folder) as store:
-                return store.feedback(trace_id, rating)
-
-        changed = await asyncio.to_thread(record)
+        """The user's word on a stored run (a full trace id); `bad` unlearns what it taught the
+        index and turns its tool graph successes into failures. Returns the tools whose examples
+        changed."""
+        folder = self.index.folder
+        taken, _ = await asyncio.to_thread(rate_run, folder, self.graph, trace_id, rating)
+        changed = sorted({lesson.tool for lesson in taken})
         self._relearn(changed)
         return changed
 
@@ -423,6 +424,7 @@ class Engine:
         llm: RecordingLLM,
         timer: _Timer,
         emit: Listener,
+        counted: list[tuple[Edge, bool]],
     ) -> Answer:
         ask, notes = self.settings.ask, list[str]()
         with timer.stage("connect"):
@@ -458,7 +460,7 @@ class Engine:
                     analysis, plan, search, llm, notes
                 )
             elif decision.route not in (Route.CLARIFY, Route.DIRECT):
-                observations = await self._execute(plan, llm, emit, options, notes)
+                observations = await self._execute(plan, llm, emit, options, notes, counted)
         text = decision.clarification or decision.reply or ""
         sources, data, short = [], None, ""
         if decision.route not in (Route.CLARIFY, Route.DIRECT):
@@ -516,10 +518,16 @@ class Engine:
         return Policy(approved, options.approve_all, options.dry_run, options.confirm)
 
     async def _execute(
-        self, plan: Plan, llm: LLM, emit: Listener, options: AskOptions, notes: list[str]
+        self,
+        plan: Plan,
+        llm: LLM,
+        emit: Listener,
+        options: AskOptions,
+        notes: list[str],
+        counted: list[tuple[Edge, bool]],
     ) -> list[Observation]:
-        """Run the plan; a stand-in for a failed step is noted, and the run's outcomes teach the
-        tool graph (not a dry run's)."""
+        """Run the plan; a stand-in for a failed step is noted, and what the calls say of the
+        tool graph goes to `counted` (recorded once the run has its trace id)."""
         tools, graph = self.candidates(), self.settings.graph
         flow = links(plan)
 
@@ -552,8 +560,7 @@ class Engine:
             graph=self.graph if graph.recover else None,
             alternatives=alike,
         )
-        if graph.learn and not options.dry_run:
-            await asyncio.to_thread(self.graph.record, outcomes(plan, flow, observations))
+        counted += outcomes(plan, flow, observations)
         return observations
 
     async def _search_iteratively(
@@ -611,6 +618,18 @@ class Engine:
         if trail.question != question:
             notes.append(f"answered as: {trail.question}")
         return Plan(steps=steps), observations, trail.question
+
+
+def rate_run(
+    index_folder: Path, graph: ToolGraph, trace_id: str, rating: Rating
+) -> tuple[list[Lesson], int]:
+    """Record the user's word on a run (a full trace id). `bad`: what it taught the index is
+    taken back and never taught again, and its tool graph successes become failures. Returns
+    the examples taken back and how many graph edges fell."""
+    with LearnedQueries(index_folder) as store:
+        taught = store.taught_by(trace_id) if rating == "bad" else []
+        store.feedback(trace_id, rating)
+    return taught, graph.unlearn(trace_id) if rating == "bad" else 0
 
 
 def _finish(task: asyncio.Task[Answer], queue: asyncio.Queue[Any]) -> None:

@@ -123,3 +123,18 @@ def test_planning_takes_a_link_that_worked_and_drops_one_that_failed() -> None:
     failed.record([(Edge("feeds", CARS.key, RESERVE.key, "car_type", "car_type"), False)] * 2)
     linked, _ = link_data_flow(steps, TOOLS, analyse(question, TODAY), failed)
     assert linked.steps[1].arguments == {"pickup_location": "{{s1.result.pickup_location}}"}
+
+
+def test_bad_feedback_turns_what_a_run_counted_into_failures(tmp_path: Path) -> None:
+    worked, failed = SKY, Edge("tool", FLIGHTS.key)
+    with ToolGraph.open(tmp_path) as graph:
+        graph.record([(worked, True), (failed, False)], run="t1")
+        graph.record([(worked, True)], run="t2")
+        assert graph.weight(worked) == pytest.approx(3 / 4)
+    with ToolGraph.open(tmp_path) as graph:
+        assert graph.unlearn("t1") == 1  # only its success falls; its failure stays counted
+        assert graph.weight(worked) == pytest.approx(2 / 4)
+        assert graph.health(FLIGHTS.key) == pytest.approx(1 / 3)
+        assert graph.unlearn("t1") == 0  # taken back once
+        assert graph.unlearn("unknown") == 0
+    assert ToolGraph().unlearn("t2") == 0  # a graph in memory keeps no runs

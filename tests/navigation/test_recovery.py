@@ -36,6 +36,10 @@ async def test_a_failed_read_is_answered_by_a_stand_in_and_remembered(tmp_path: 
         assert engine.graph.health("air.air_quality") < NEUTRAL
         assert engine.graph.stand_ins("air.air_quality")[0][0] == "air.pollution_readings"
         assert engine.graph.health("air.pollution_readings") > NEUTRAL
+        # The user says the run was bad: the stand-in's success counts as a failure now.
+        await engine.feedback(answer.trace_id, "bad")
+        assert engine.graph.health("air.pollution_readings") < NEUTRAL
+        assert engine.graph.stand_ins("air.air_quality")[0][1] < NEUTRAL
     # What the graph learned, as `toolweave graph` shows it.
     shown = graph_cli(tmp_path, "show", "air_quality")
     assert "air.air_quality" in shown and "air.pollution_readings" in shown

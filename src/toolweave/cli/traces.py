@@ -83,23 +83,26 @@ def trace_feedback(
     config: ConfigOption = None,
 ) -> None:
     """Say how a run went. A run whose calls all succeeded taught the tool index its questions
-    as examples (index.learn); `bad` takes them back, and the run teaches nothing later."""
-    from toolweave.index.learned import LearnedQueries
+    as examples (index.learn) and its calls' outcomes to the tool graph (graph.learn); `bad`
+    takes the examples back, turns its graph successes into failures, and the run teaches
+    nothing later."""
+    from toolweave.engine import rate_run
+    from toolweave.navigation.graph import ToolGraph
 
     settings = load_or_exit(config)
     with _opened(settings) as store:
         full_id = store.get(trace_id).id
     try:
-        with LearnedQueries(settings.index_path()) as learned:
-            taught = learned.taught_by(full_id)
-            learned.feedback(full_id, rating.value)
+        with ToolGraph.open(settings.index_path()) as graph:
+            taken, fallen = rate_run(settings.index_path(), graph, full_id, rating.value)
     except ConfigError as exc:
         fail(exc, code=2)
-    if rating is Rating.bad and taught:
-        lines = ", ".join(f"{t.tool} <- {t.query!r}" for t in taught)
-        out.print(f"{full_id}: bad; unlearned {escape(lines)}", soft_wrap=True)
-    else:
-        out.print(f"{full_id}: {rating.value}", soft_wrap=True)
+    said = [f"{full_id}: {rating.value}"]
+    if taken:
+        said.append("unlearned " + ", ".join(f"{t.tool} <- {t.query!r}" for t in taken))
+    if fallen:
+        said.append(f"{fallen} tool graph edge{'s' * (fallen != 1)} lowered")
+    out.print(escape("; ".join(said)), soft_wrap=True)
 
 
 @trace_app.command("prune")

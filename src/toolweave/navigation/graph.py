@@ -12,7 +12,8 @@ its weight is (1 + successes) / (2 + successes + failures): 0.5 for an edge noth
 above for one that worked, below for one that failed more than it worked.
 
 Kept beside the index in `graph.sqlite` (numbered migrations). `sync` re-derives the schema
-edges when the catalogue changes; what runs taught stays. `ToolGraph.derived(tools)` is the same
+edges when the catalogue changes; what runs taught stays. `bad` feedback on a run (`unlearn`)
+turns each success it counted into a failure. `ToolGraph.derived(tools)` is the same
 graph in memory from schemas alone. Reads come from memory (a lock keeps them consistent with
 writes from a worker thread).
 """
@@ -36,6 +37,7 @@ from toolweave.types import Observation, Plan, ToolSpec
 
 FILE = "graph.sqlite"
 HALF_LIFE_DAYS = 30.0
+DAY_S = 86400.0
 NEUTRAL = 0.5  # the weight of an edge nothing has used yet
 Kind = Literal["feeds", "stands_in", "tool"]
 Origin = Literal["schema", "run", "gold"]
@@ -48,8 +50,15 @@ _MIGRATIONS = [
         failures REAL NOT NULL, updated REAL NOT NULL,
         PRIMARY KEY (kind, source, target, field, parameter)
     );
+    -- What each stored run counted, so that `bad` feedback on it can take its successes back.
+    CREATE TABLE runs (
+        run TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
+        field TEXT NOT NULL, parameter TEXT NOT NULL, ok INTEGER NOT NULL, at REAL NOT NULL
+    );
+    CREATE INDEX runs_by_run ON runs (run);
     """
 ]
+KEEP_RUNS_DAYS = 90  # how long a run's counts can be taken back (traces live 30 days by default)
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ class Tally:
     updated: float = 0.0  # unix time of the last outcome
 
     def decayed(self, now: float) -> tuple[float, float]:
-        factor = 0.5 ** (max(0.0, now - self.updated) / (HALF_LIFE_DAYS * 86400))
+        factor = 0.5 ** (max(0.0, now - self.updated) / (HALF_LIFE_DAYS * DAY_S))
         return self.successes * factor, self.failures * factor
 
     def weight(self, now: float) -> float:
@@ -145,18 +154,51 @@ class ToolGraph:
         return len(new) + len(stale)
 
     def record(
-        self, outcomes: Iterable[tuple[Edge, bool]], *, origin: Origin = "run", now: float = 0.0
+        self,
+        outcomes: Iterable[tuple[Edge, bool]],
+        *,
+        origin: Origin = "run",
+        now: float = 0.0,
+        run: str = "",
     ) -> None:
-        """Count each edge's outcome (an unknown edge is added with this origin)."""
-        now = now or time.time()
+        """Count each edge's outcome (an unknown edge is added with this origin); with a `run`
+        id, remember what that run counted."""
+        now, outcomes = now or time.time(), list(outcomes)
         with self._lock:
-            changed = []
             for edge, ok in outcomes:
-                tally = self.edges.get(edge, Tally(origin))
-                successes, failures = tally.decayed(now)
-                self._put(edge, Tally(tally.origin, successes + ok, failures + (not ok), now))
-                changed.append(edge)
-            self._save(changed, [])
+                self._count(edge, ok, not ok, origin, now)
+            self._save([edge for edge, _ in outcomes], [])
+            if run and self.db is not None:
+                with self.db:
+                    self.db.executemany(
+                        "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?)",
+                        [(run, *_key(edge), ok, now) for edge, ok in outcomes],
+                    )
+                    old = now - KEEP_RUNS_DAYS * DAY_S
+                    self.db.execute("DELETE FROM runs WHERE at < ?", (old,))
+
+    def unlearn(self, run: str) -> int:
+        """Each success the run counted becomes a failure; returns how many edges fell."""
+        if self.db is None:
+            return 0
+        now = time.time()
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT kind, source, target, field, parameter FROM runs WHERE run = ? AND ok",
+                (run,),
+            ).fetchall()
+            fallen = [Edge(*row) for row in rows if Edge(*row) in self.edges]
+            for edge in fallen:
+                self._count(edge, -1, 1, "run", now)
+            self._save(fallen, [])
+            with self.db:
+                self.db.execute("DELETE FROM runs WHERE run = ?", (run,))
+        return len(fallen)
+
+    def _count(self, edge: Edge, successes: int, failures: int, origin: Origin, now: float) -> None:
+        tally = self.edges.get(edge, Tally(origin))
+        had, failed = tally.decayed(now)
+        self._put(edge, Tally(tally.origin, max(0.0, had + successes), failed + failures, now))
 
     def _put(self, edge: Edge, tally: Tally) -> None:
         self.edges[edge] = tally
