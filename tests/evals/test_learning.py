@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from toolweave.evals.datasets import EvalQuery, RetrievalDataset
-from toolweave.evals.learning import learning_curve, markdown
+from toolweave.evals.learning import learning_curve, markdown, poisoning
+from toolweave.index.learned import PER_SOURCE, PER_TOOL
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.types import ServerInfo, ToolSpec
 
@@ -55,3 +56,18 @@ async def test_a_run_that_never_reaches_the_gold_tool_teaches_nothing(tmp_path: 
         wrong_first, OnnxEmbedder(), tmp_path, checkpoints=(0, 1), tries=1
     )
     assert (after.runs, after.taught, after.examples) == (1, 0, 0)
+
+
+async def test_flooding_one_tool_is_held_by_the_caps_and_measured(tmp_path: Path) -> None:
+    record = EvalQuery("t3", "open the record with id 5", frozenset({RECORD.key}))
+    flood = {ITEM.key: [f"get item number {n}" for n in range(25)]}
+    tiny = RetrievalDataset(
+        "tiny", [ServerInfo(name="crm")], [RECORD, ENTRY, ITEM], [*TEST, record], logged=flood
+    )
+    points = await poisoning(tiny, OnnxEmbedder(), tmp_path)
+    assert [p.attack for p in points] == ["none", "one source", "25 sources"]
+    assert [p.examples for p in points] == [0, PER_SOURCE, PER_TOOL]
+    assert len({p.victim for p in points}) == 1 and points[0].victim in {RECORD.key, ENTRY.key}
+    assert points[0].recall_at_5 == 1.0  # three tools: every gold is in the top 5
+    assert "| tiny | one source |" in markdown(points)
+    assert not list(tmp_path.glob("poison-*"))

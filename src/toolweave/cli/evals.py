@@ -317,6 +317,14 @@ def eval_learning(
     tries: Annotated[
         int, typer.Option(help="Tools a run tries in rank order before it fails.", min=1)
     ] = 5,
+    poison: Annotated[
+        bool,
+        typer.Option(
+            "--poison",
+            help="Instead: flood one tool with 1,000 other tools' queries, from one source and "
+            "from 1,000, and measure the other test queries' R@5 and how often it ranks first.",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -346,6 +354,7 @@ def eval_learning(
                 chosen,
                 checkpoints=checkpoints,
                 tries=tries,
+                poison=poison,
                 on_progress=progress,
             )
         )

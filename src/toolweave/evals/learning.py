@@ -8,6 +8,11 @@ through the same store the engine uses (`index/learned.py`: deduplication, per-t
 run from a user of its own. A wrong tool fails and teaches nothing. The index takes in what was
 learned every `batch` runs (the engine does it before each next question), and the test split's
 retrieval is measured at each checkpoint. No test query ever enters the index.
+
+Poisoning (`poisoning`): one tool, the victim, is flooded with training queries that belong to
+other tools, as if runs had gone well with it: from one source (the per-source cap holds it to
+5) and from as many sources as queries (only the per-tool cap holds). Measured on the test
+queries that are not the victim's: their R@5, and how often the victim now ranks first.
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from toolweave.catalog.augment import LoggedQueries
 from toolweave.catalog.documents import build_tool_doc
 from toolweave.evals.datasets import RetrievalDataset, load_dataset
+from toolweave.evals.metrics import Gold, alternatives, score_all
 from toolweave.evals.retrieval import CONFIGS, eval_index, evaluate
 from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.learned import LearnedQueries, Lesson
@@ -33,6 +40,16 @@ Progress = Callable[[str, int, int], None]
 DATASETS = ("toole-single", "toollens")
 CHECKPOINTS = (0, 100, 1000, 5000)
 SEED = 17
+
+
+@dataclass
+class PoisonPoint:
+    dataset: str
+    attack: str  # "none", "one source", "N sources"
+    victim: str
+    examples: int  # the victim's learned examples after the attack
+    recall_at_5: float  # on the test queries whose gold is not the victim
+    victim_first: float  # the share of those queries that rank the victim first
 
 
 @dataclass
@@ -101,6 +118,68 @@ async def learning_curve(
     return points
 
 
+async def poisoning(
+    dataset: RetrievalDataset,
+    embedder: Embedder,
+    folder: Path,
+    *,
+    attempts: int = 1000,
+    on_progress: Progress = lambda *_: None,
+) -> list[PoisonPoint]:
+    """The test queries not about the victim, before and after each attack (see above)."""
+    base = await eval_index(dataset, "spec", embedder, folder, on_progress)
+    base.close()
+    tested = {key for query in dataset.queries for key in _keys(query.gold)}
+    keys = sorted(t.key for t in dataset.tools if dataset.gold_key(t.key) in tested)
+    victim = random.Random(SEED).choice(keys)
+    others = [q for q, gold in traffic(dataset) if victim not in gold][:attempts]
+    points = []
+    for attack in ("none", "one source", f"{len(others):,} sources"):
+        work = Path(tempfile.mkdtemp(prefix="poison-", dir=folder))
+        try:
+            shutil.copytree(base.folder, work / "index")
+            index = ToolIndex(work / "index", embedder_id=embedder.id, dim=embedder.dim)
+            with LearnedQueries(work) as store:
+                for n, query in enumerate(others if attack != "none" else []):
+                    source = "attacker" if attack == "one source" else f"attacker{n}"
+                    store.learn([Lesson(victim, query)], f"poison{n}", source)
+                await _take_in(index, embedder, store, {victim}, dataset)
+                examples = len(store.by_tool().get(victim, []))
+            on_progress(f"poisoning {dataset.name} ({attack})", 0, 1)
+            points.append(await _hurt(dataset, index, embedder, victim, attack, examples))
+            index.close()
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return points
+
+
+async def _hurt(
+    dataset: RetrievalDataset,
+    index: ToolIndex,
+    embedder: Embedder,
+    victim: str,
+    attack: str,
+    examples: int,
+) -> PoisonPoint:
+    rankings: list[list[str]] = []
+    await evaluate(dataset, CONFIGS["full"], index, embedder, rankings=rankings)
+    key = dataset.gold_key(victim)
+    runs = [
+        (ranked, query.gold)
+        for ranked, query in zip(rankings, dataset.queries, strict=True)
+        if key not in _keys(query.gold)
+    ]
+    first = sum(bool(ranked) and ranked[0] == key for ranked, _ in runs)
+    return PoisonPoint(
+        dataset.name, attack, victim, examples,
+        score_all(runs)["R@5"], round(first / max(len(runs), 1), 4),
+    )  # fmt: skip
+
+
+def _keys(gold: Gold) -> set[str]:
+    return {key for entry in gold for key in alternatives(entry)}
+
+
 async def _take_in(
     index: ToolIndex,
     embedder: Embedder,
@@ -129,22 +208,40 @@ async def run_learning_eval(
     *,
     checkpoints: Sequence[int] = CHECKPOINTS,
     tries: int = 5,
+    poison: bool = False,
     on_progress: Progress = lambda *_: None,
-) -> list[CurvePoint]:
-    points = []
+) -> list[CurvePoint] | list[PoisonPoint]:
+    """The learning curve of each dataset, or with `poison` what flooding one tool does."""
+    points: list[Any] = []
     for name in datasets:
         dataset = load_dataset(name, benchmarks)
-        points += await learning_curve(
-            dataset, embedder, folder, checkpoints=checkpoints, tries=tries, on_progress=on_progress
-        )
+        if poison:
+            points += await poisoning(dataset, embedder, folder, on_progress=on_progress)
+        else:
+            points += await learning_curve(
+                dataset, embedder, folder, checkpoints=checkpoints, tries=tries,
+                on_progress=on_progress,
+            )  # fmt: skip
     return points
 
 
-def markdown(points: list[CurvePoint]) -> str:
+def markdown(points: list[CurvePoint] | list[PoisonPoint]) -> str:
+    curve = [p for p in points if isinstance(p, CurvePoint)]
+    if len(curve) < len(points):
+        return _poison_markdown([p for p in points if isinstance(p, PoisonPoint)])
     names = ["R@1", "R@5", "nDCG@5", "COMP@5"]
     header = ["dataset", "runs", "taught", "examples", *names]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for p in points:
+    for p in curve:
         cells = [p.dataset, f"{p.runs:,}", f"{p.taught:,}", f"{p.examples:,}"]
         lines.append("| " + " | ".join([*cells, *(f"{p.metrics[n]:.3f}" for n in names)]) + " |")
+    return "\n".join(lines)
+
+
+def _poison_markdown(points: list[PoisonPoint]) -> str:
+    header = ["dataset", "attack", "victim", "its examples", "others' R@5", "victim ranked first"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for p in points:
+        cells = [p.dataset, p.attack, p.victim, str(p.examples), f"{p.recall_at_5:.3f}"]
+        lines.append("| " + " | ".join([*cells, f"{p.victim_first:.3f}"]) + " |")
     return "\n".join(lines)

@@ -170,7 +170,10 @@ async def evaluate(
     *,
     on_progress: Progress = lambda *_: None,
     llm: LLM | None = None,
+    rankings: list[list[str]] | None = None,
 ) -> EvalRow:
+    """R@k and the rest over the dataset's queries; each query's ranked gold keys are added to
+    `rankings` when it is given."""
     retriever = ToolRetriever(index, embedder, config.options, llm=llm)
     runs, latencies, searches = [], [], []
     for i, query in enumerate(dataset.queries):
@@ -182,6 +185,8 @@ async def evaluate(
         searches.append(retriever.last_timing["search_ms"])
         ranked = list(dict.fromkeys(dataset.gold_key(h.key) for h in hits))
         runs.append((ranked, query.gold))
+        if rankings is not None:
+            rankings.append(ranked)
     return EvalRow(
         dataset=dataset.name,
         config=config.name,
