@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from toolweave.errors import ConfigError
 from toolweave.language import analyse, clause_of
 from toolweave.navigation.graph import HALF_LIFE_DAYS, NEUTRAL, Edge, ToolGraph, outcomes
 from toolweave.planning.dataflow import link_data_flow
@@ -138,3 +139,9 @@ def test_bad_feedback_turns_what_a_run_counted_into_failures(tmp_path: Path) -> 
         assert graph.unlearn("t1") == 0  # taken back once
         assert graph.unlearn("unknown") == 0
     assert ToolGraph().unlearn("t2") == 0  # a graph in memory keeps no runs
+
+
+def test_a_broken_graph_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "graph.sqlite").write_text("not a database")
+    with pytest.raises(ConfigError, match=r"cannot be opened .* remove it"):
+        ToolGraph.open(tmp_path)

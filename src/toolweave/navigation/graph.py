@@ -116,7 +116,10 @@ class ToolGraph:
             prepare(self.db, _MIGRATIONS, what=str(path), remedy="upgrade toolweave")
             rows = self.db.execute("SELECT * FROM edges").fetchall()
         except sqlite3.Error as exc:
-            raise ConfigError(f"{path}: cannot be opened ({exc})") from None
+            raise ConfigError(
+                f"{path}: cannot be opened ({exc}); remove it and the graph is derived again "
+                "from the tools' schemas (what runs taught it is lost)"
+            ) from None
         for kind, source, target, field, parameter, origin, successes, failures, at in rows:
             self._put(
                 Edge(kind, source, target, field, parameter), Tally(origin, successes, failures, at)
