@@ -98,7 +98,7 @@ async def learning_curve(
                 for number in range(done, min(stop, len(runs))):
                     if number % batch == 0:
                         await _take_in(index, embedder, store, stale, dataset)
-                        on_progress(f"learning from {dataset.name}", number, stop)
+                        on_progress(f"{dataset.name}: runs up to {stop:,}", number, stop)
                     query, gold = runs[number]
                     hits = await retriever.search(query, k=tries)
                     found = dict.fromkeys(dataset.gold_key(h.key) for h in hits)
@@ -110,6 +110,8 @@ async def learning_curve(
                 row = await evaluate(dataset, CONFIGS["full"], index, embedder)
                 examples = sum(len(v) for v in store.by_tool().values())
                 points.append(CurvePoint(dataset.name, done, taught, examples, row.metrics))
+                # Each checkpoint's figure as it comes: a long run shows its curve as it goes.
+                on_progress(f"{dataset.name} after {done:,} runs: R@5 {row.metrics['R@5']}", 1, 1)
                 if done == len(runs):
                     break
         index.close()
