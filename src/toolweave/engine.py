@@ -48,7 +48,7 @@ from toolweave.planning.references import links
 from toolweave.planning.router import SMALL_TALK
 from toolweave.planning.tool_pick import pick_tools
 from toolweave.retrieval.retriever import RetrievalOptions, ToolRetriever
-from toolweave.retrieval.tool_select import CANDIDATES, rank_tools
+from toolweave.retrieval.tool_select import CANDIDATES, alike, rank_tools
 from toolweave.secrets import mask_secrets
 from toolweave.settings import AskSettings, Settings
 from toolweave.traces import RecordingLLM, TracePolicy, store_trace, trace_path
@@ -544,9 +544,12 @@ class Engine:
                 )
             return ranked[0]
 
-        async def alike(step: Step) -> list[Candidate]:
-            """Tools the index finds for the failed step's words, good enough to answer."""
-            return [c for c in await reflect(step) if c.score >= self.settings.ask.min_tool_score]
+        async def stand_ins(step: Step) -> list[Candidate]:
+            """Tools the index finds for the failed step's words, good enough to answer, that
+            say what the failed tool says."""
+            found = [c for c in await reflect(step) if c.score >= self.settings.ask.min_tool_score]
+            failed = next((t for t in tools if t.key == step.key), None)
+            return await alike(self.embedder, failed, found) if failed else []
 
         observations = await run_plan(
             plan,
@@ -558,7 +561,7 @@ class Engine:
             reflect=reflect,
             policy=self._policy(options),
             graph=self.graph if graph.recover else None,
-            alternatives=alike,
+            alternatives=stand_ins,
         )
         counted += outcomes(plan, flow, observations)
         return observations

@@ -227,14 +227,11 @@ def eval_servers(
     """Real third-party MCP servers (npm and PyPI, installed on first use) in a throw-away
     sandbox: tool choice, exact arguments, task success, unrequested side effects and invented
     values per request, asked with your consent given (as `ask --yes`)."""
-    from toolweave.evals.servers import SPLITS, markdown, run_servers_eval
     from toolweave.evals.servers import as_json as to_json
+    from toolweave.evals.servers import markdown, run_servers_eval
 
     settings = load_or_exit(config)
-    chosen = list(splits or ["dev"])
-    if unknown := set(chosen) - set(SPLITS):
-        known = ", ".join(SPLITS)
-        fail(InputError(f"unknown split(s) {', '.join(sorted(unknown))}: choose {known}"), code=2)
+    chosen = _server_splits(splits)
     with Bar() as progress:
         rows, results = run_or_exit(
             run_servers_eval(
@@ -253,6 +250,45 @@ def eval_servers(
         out.print_json(json.dumps(to_json(rows, results)))
     else:
         print(markdown(rows))
+
+
+@eval_app.command("recovery")
+def eval_recovery(
+    splits: Annotated[
+        list[str] | None, typer.Argument(help="dev, test (default: dev; tune on dev only).")
+    ] = None,
+    as_json: JsonOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """The `eval servers` requests whose answers state facts, asked again with the tool that
+    first answered each made to fail (its real server behind a proxy that fails its calls), with
+    recovery off and on: how many are still answered, and how many took a stand-in."""
+    from toolweave.evals.recovery import markdown, run_recovery_eval
+
+    settings = load_or_exit(config)
+    with Bar() as progress:
+        rows, results = run_or_exit(
+            run_recovery_eval(
+                settings, _server_splits(splits), on_progress=progress,
+                notice=lambda text: print(text, file=sys.stderr),
+            )
+        )  # fmt: skip
+    if as_json:
+        out.print_json(json.dumps({"rows": [asdict(r) for r in rows],
+                                   "results": [asdict(r) for r in results]}))  # fmt: skip
+    else:
+        print(markdown(rows))
+
+
+def _server_splits(splits: list[str] | None) -> list[str]:
+    """The chosen splits of the servers suite (default: dev), or exit 2 naming the unknown."""
+    from toolweave.evals.servers import SPLITS
+
+    chosen = list(splits or ["dev"])
+    if unknown := set(chosen) - set(SPLITS):
+        known = ", ".join(SPLITS)
+        fail(InputError(f"unknown split(s) {', '.join(sorted(unknown))}: choose {known}"), code=2)
+    return chosen
 
 
 @eval_app.command("qa")

@@ -28,8 +28,8 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,26 +115,46 @@ async def run_servers_eval(
         for t in load_tasks(data / "cases.yaml")
         if t.split in splits and (not only or any(t.id.startswith(o) for o in only))
     ]
-    scripts = install_pypi_servers(settings.state_path() / "evals" / "servers", notice)
     results: list[Result] = []
+    with sandboxed(settings, data, notice) as (sandbox, servers, state):
+        async with engine_over(settings, servers, state, notice) as engine:
+            requests = [(t, a) for t in tasks for a in t.asks[:limit]]
+            for done, (task, ask) in enumerate(requests):
+                on_progress("requests", done, len(requests))
+                results.append(await run_one(engine, sandbox, task, ask, gold))
+            on_progress("requests", len(requests), len(requests))
+    return [_row(split, [r for r in results if r.split == split]) for split in splits], results
+
+
+@contextmanager
+def sandboxed(
+    settings: Settings, data: Path, notice: Callable[[str], None]
+) -> Iterator[tuple[Sandbox, dict[str, ServerSpec], Path]]:
+    """A built sandbox, the servers over it and the state folder of its engines."""
+    scripts = install_pypi_servers(settings.state_path() / "evals" / "servers", notice)
     with _sandbox_folder() as folder:
         sandbox = Sandbox(Path(folder), data / "sandbox")
         with serve_site(sandbox.data / "site") as site:
             sandbox.site = site
             sandbox.build()
-            own = _settings_over(settings, sandbox.servers(scripts), Path(folder) / "state")
-            async with Engine.open(own) as engine:
-                notice("starting the servers and indexing their tools")
-                await engine.connect()
-                if failed := [s for s in engine.servers if s.state != "ready"]:
-                    names = ", ".join(f"{s.name} ({s.error})" for s in failed)
-                    raise InputError(f"servers did not start: {names}")
-                requests = [(t, a) for t in tasks for a in t.asks[:limit]]
-                for done, (task, ask) in enumerate(requests):
-                    on_progress("requests", done, len(requests))
-                    results.append(await _run_one(engine, sandbox, task, ask, gold))
-                on_progress("requests", len(requests), len(requests))
-    return [_row(split, [r for r in results if r.split == split]) for split in splits], results
+            yield sandbox, sandbox.servers(scripts), Path(folder) / "state"
+
+
+@asynccontextmanager
+async def engine_over(
+    settings: Settings,
+    servers: dict[str, ServerSpec],
+    state: Path,
+    notice: Callable[[str], None],
+) -> AsyncIterator[Engine]:
+    """An engine over the sandbox's servers, every one of them ready."""
+    async with Engine.open(_settings_over(settings, servers, state)) as engine:
+        notice("starting the servers and indexing their tools")
+        await engine.connect()
+        if failed := [s for s in engine.servers if s.state != "ready"]:
+            names = ", ".join(f"{s.name} ({s.error})" for s in failed)
+            raise InputError(f"servers did not start: {names}")
+        yield engine
 
 
 @contextmanager
@@ -170,7 +190,7 @@ def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Pa
     )
 
 
-async def _run_one(engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: bool) -> Result:
+async def run_one(engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: bool) -> Result:
     values = sandbox.placeholders()
     request = _fill(ask, values)
     sandbox.reset()

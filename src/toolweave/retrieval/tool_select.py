@@ -14,6 +14,8 @@ import numpy as np
 from toolweave.language.binding import feasibility
 from toolweave.language.cues import asks_for_action, asks_to_change
 from toolweave.language.parameters import changes_things
+from toolweave.language.text import readable_name
+from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
 from toolweave.types import Candidate, Clause, ToolSpec
 
@@ -25,6 +27,10 @@ RANK_PENALTY = 0.01
 # terse description ranks it low ("add 17 and 25": get_sum was fourth on the official servers).
 CANDIDATES = 6
 ACTION_CANDIDATES = 3  # more, when the clause asks for a change (`_asked_for`)
+# How alike two tools' own words (name and description, cosine) must be for one to stand in for
+# the other when it fails (`alike`): read_file for read_text_file (0.60) passes, get_file_info
+# (0.44) and git_status for git_diff_unstaged (0.59) do not. Set on the dev half of eval recovery.
+STAND_IN_LIKENESS = 0.6
 
 
 async def rank_tools(
@@ -56,6 +62,22 @@ async def rank_tools(
             ]
         )
     return ranked
+
+
+async def alike(
+    embedder: Embedder, failed: ToolSpec, candidates: list[Candidate]
+) -> list[Candidate]:
+    """The candidates whose name and description say what the failed tool's say: a tool that
+    fits the clause but does something else (file info for a file's text) is no stand-in."""
+    others = [c for c in candidates if c.tool.key != failed.key]
+    if not others:
+        return []
+    tools = [failed, *(c.tool for c in others)]
+    texts = [f"{readable_name(t.name)}: {t.description}" for t in tools]
+    vectors = await embedder.embed(texts)
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    likeness = vectors[1:] @ vectors[0]
+    return [c for c, near in zip(others, likeness, strict=True) if near >= STAND_IN_LIKENESS]
 
 
 def _asked_for(clause: str, rest: list[ToolSpec]) -> list[str]:
