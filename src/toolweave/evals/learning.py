@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,10 +86,7 @@ async def learning_curve(
     """R@k of the test queries after each checkpoint's number of simulated runs."""
     base = await eval_index(dataset, "spec", embedder, folder, on_progress)
     base.close()
-    work = Path(tempfile.mkdtemp(prefix="learning-", dir=folder))
-    try:
-        shutil.copytree(base.folder, work / "index")
-        index = ToolIndex(work / "index", embedder_id=embedder.id, dim=embedder.dim)
+    with _working_copy(base, folder, embedder, "learning-") as (index, work):
         keys = {dataset.gold_key(t.key): t for t in dataset.tools}
         retriever = ToolRetriever(index, embedder, CONFIGS["full"].options)
         runs, points, taught, stale = traffic(dataset), [], 0, set[str]()
@@ -114,9 +112,6 @@ async def learning_curve(
                 on_progress(f"{dataset.name} after {done:,} runs: R@5 {row.metrics['R@5']}", 1, 1)
                 if done == len(runs):
                     break
-        index.close()
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return points
 
 
@@ -137,10 +132,7 @@ async def poisoning(
     others = [q for q, gold in traffic(dataset) if victim not in gold][:attempts]
     points = []
     for attack in ("none", "one source", f"{len(others):,} sources"):
-        work = Path(tempfile.mkdtemp(prefix="poison-", dir=folder))
-        try:
-            shutil.copytree(base.folder, work / "index")
-            index = ToolIndex(work / "index", embedder_id=embedder.id, dim=embedder.dim)
+        with _working_copy(base, folder, embedder, "poison-") as (index, work):
             with LearnedQueries(work) as store:
                 for n, query in enumerate(others if attack != "none" else []):
                     source = "attacker" if attack == "one source" else f"attacker{n}"
@@ -149,9 +141,6 @@ async def poisoning(
                 examples = len(store.by_tool().get(victim, []))
             on_progress(f"poisoning {dataset.name} ({attack})", 0, 1)
             points.append(await _hurt(dataset, index, embedder, victim, attack, examples))
-            index.close()
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
     return points
 
 
@@ -180,6 +169,23 @@ async def _hurt(
 
 def _keys(gold: Gold) -> set[str]:
     return {key for entry in gold for key in alternatives(entry)}
+
+
+@contextmanager
+def _working_copy(
+    base: ToolIndex, folder: Path, embedder: Embedder, prefix: str
+) -> Iterator[tuple[ToolIndex, Path]]:
+    """A copy of the base index in a folder of its own (for its learned store), removed after."""
+    work = Path(tempfile.mkdtemp(prefix=prefix, dir=folder))
+    try:
+        shutil.copytree(base.folder, work / "index")
+        index = ToolIndex(work / "index", embedder_id=embedder.id, dim=embedder.dim)
+        try:
+            yield index, work
+        finally:
+            index.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 async def _take_in(
