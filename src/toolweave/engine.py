@@ -187,7 +187,8 @@ class Engine:
             stack.callback(index.close)
             graph = ToolGraph.open(index.folder)
             stack.callback(graph.close)
-            await asyncio.to_thread(graph.sync, index.tool_specs())
+            if not graph.edges:  # a graph new beside an existing index; later syncs follow it
+                await asyncio.to_thread(graph.sync, index.tool_specs())
             pool = ServerPool.from_settings(settings, native=native, lazy=True)
             engine = cls(
                 settings,
@@ -533,7 +534,7 @@ class Engine:
 
         def on_event(event: Event) -> None:
             if event.kind == "replaced":
-                notes.append(f"{event.step_id}: {event.detail} (a stand-in from the tool graph)")
+                notes.append(f"{event.step_id}: {event.detail} (a stand-in that reads alike)")
             emit(StepEvent(event, plan))
 
         async def reflect(step: Step) -> list[Candidate]:

@@ -13,10 +13,9 @@ takes the first whose arguments it can fill.
 Recovery: a step whose call failed (an error, a timeout) is run once more with a stand-in, when
 a tool graph is given: a tool the graph saw answer after this one failed, else one of the
 `alternatives` (the engine's: tools the index finds for the step that say what the failed tool
-says) that takes the same inputs. Only between tools that only read,
-so nothing is done twice; the stand-in keeps the step's values its schema names, and the clause
-must give the rest. The scheduler reports it ("replaced"); the observation names the tool that
-answered.
+says) that takes the same inputs. Only between tools that only read, so nothing is done twice;
+the stand-in keeps the step's values its schema names, and the clause must give the rest. The
+scheduler reports it ("replaced"); the observation names the tool that answered.
 """
 
 from __future__ import annotations
