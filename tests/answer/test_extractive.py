@@ -107,3 +107,24 @@ async def test_documents_that_do_not_answer_are_said_not_to() -> None:
     assert composed.short == ""
     assert text == "The documents found do not answer “what is the weather in Paris tomorrow”."
     assert len(sources) == 1
+
+
+async def test_later_rounds_of_a_search_answer_the_question_not_their_own_query() -> None:
+    question = "what is the weather in Paris tomorrow"
+    follow_up = "Gradient descent: optimisation what is the weather in Paris tomorrow"
+    later = step(1, follow_up).model_copy(update={"depends_on": ["s0"]})
+    plan = Plan(steps=[step(0, question), later])
+    found = [
+        {"results": [{"path": "a.md", "title": "A", "text": "Gradient descent minimises a loss."}]},
+        {"results": [{"path": "b.md", "title": "B", "text": "Paris will be sunny tomorrow."}]},
+    ]
+    observations = [
+        Observation(step_id=f"s{n}", server="s", tool="t", ok=True, structured=hits)
+        for n, hits in enumerate(found)
+    ]
+    composed = await compose_answer(
+        question, plan, observations, OnnxEmbedder(), max_sources_per_step=3
+    )
+    # One line, from both rounds' passages; the follow-up query is nowhere in the answer.
+    assert "Paris will be sunny tomorrow. [2]" in composed.text
+    assert follow_up not in composed.text and len(composed.text.splitlines()) == 1

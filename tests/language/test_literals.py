@@ -132,6 +132,8 @@ def test_following_what_a_file_says_is_declined(
 def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("write hello to a.txt") and asks_to_change("Please add a user")
     assert not asks_to_change("what is in a.txt") and not asks_to_change("echo hello")
+    assert asks_to_change('In /srv/todo.md, change "leaking tap" to "kitchen tap"')
+    assert not asks_to_change("in the repo, what changed?")
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

@@ -45,6 +45,32 @@ def test_a_request_for_a_change_is_no_read() -> None:
     assert bound(text, (READ_FILE, 0.542), (WRITE_FILE, 0.537)) == "write_file"
 
 
+GIT = ToolSpec(server="git", name="git_status", input_schema={"type": "object"})
+DIFF_STAGED = GIT.model_copy(update={"name": "git_diff_staged"})
+DIFF_UNSTAGED = GIT.model_copy(update={"name": "git_diff_unstaged"})
+COMMIT = GIT.model_copy(update={"name": "git_commit"})
+LIST = tool("list_directory", {"path": STRING}, read_only=True)
+
+
+def test_the_tool_whose_name_the_clause_says_wins() -> None:
+    # As ranked on the official servers (eval servers, dev).
+    text = "show the unstaged diff in /tmp/repo"
+    assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
+    assert bound("ls /tmp/files/projects", (READ_FILE, 0.367), (LIST, 0.314)) == "list_directory"
+    text = "save the result in /tmp/files/sum.txt"
+    assert bound(text, (READ_FILE, 0.420), (WRITE_FILE, 0.272)) == "write_file"
+    # The words of a path are no words of the request: "files" asks for no search_files.
+    text = "What's in /tmp/files/notes.txt?"
+    assert bound(text, (READ_FILE, 0.40), (tool("search_files", {"path": STRING}), 0.39)) == (
+        "read_text_file"
+    )
+
+
+def test_a_noun_that_names_a_change_asks_for_none() -> None:
+    text = "Show me config.py as it is in the latest commit of /tmp/repo"
+    assert bound(text, (COMMIT, 0.40), (GIT, 0.35)) == "git_status"
+
+
 def test_a_tool_that_changes_what_the_clause_does_not_ask_for_never_fits() -> None:
     assert bound("how many entities are there", (DELETE, 0.6)) == "search"
 

@@ -108,6 +108,10 @@ async def compose_answer(
     part of the question answered in turn."""
     ledger = _Ledger()
     lines, passages, only_documents = [], list[Passage](), True
+    # A search's passages, and its later rounds' (they searched for the same question).
+    searched: dict[str, list[Passage]] = {}
+    first: dict[str, str] = {}  # a search step's first round
+    at: dict[str, int] = {}  # where a first round's line goes
     for step, obs in zip(plan.steps, observations, strict=True):
         clause = step.clause.text
         if step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED:
@@ -122,12 +126,21 @@ async def compose_answer(
             found = [_register(hit, ledger) for hit in hits[:max_sources_per_step]]
             known = {p.source for p in passages}  # a document found again is read once
             passages += [p for p in found if p.source not in known]
-            lines.append(await _from_documents(clause, found, embedder, ledger))
+            # A round of an iterative search searched with words not the question's.
+            later = clause not in question
+            head = next((first[d] for d in step.depends_on if d in first and later), step.id)
+            first[step.id] = head
+            searched.setdefault(head, []).extend(found)
+            if head == step.id:
+                at[head] = len(lines)
+                lines.append(clause)
             continue
         only_documents = False
         result = render_result(obs.structured, obs.text)
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
+    for head, index in at.items():  # a search's rounds answer its first round's words once
+        lines[index] = await _from_documents(lines[index], searched[head], embedder, ledger)
     if not (only_documents and passages):
         return Composed("\n".join(lines), ledger.sources)
     reading = await read(question, passages, embedder)

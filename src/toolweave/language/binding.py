@@ -135,8 +135,13 @@ def _counts_in_context(
 
 
 def _stems(text: str) -> set[str]:
-    """The words of a text, plural endings cut ("lines" and "line" alike)."""
-    return {re.sub(r"(?<=\w{3})s$", "", w) for w in re.findall(r"[a-z]+", text.lower())}
+    """The words of a text, plural endings cut ("lines" and "line" alike), a position by its
+    usual word ("the top 3 lines" are the first 3)."""
+    words = {re.sub(r"(?<=\w{3})s$", "", w) for w in re.findall(r"[a-z]+", text.lower())}
+    return {_POSITIONS.get(w, w) for w in words}
+
+
+_POSITIONS = {"top": "first", "bottom": "last", "beginning": "first", "end": "last"}
 
 
 # Words around a value that are not the value: "a branch called feature-x off main".

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from toolweave.language.questions import stem
 from toolweave.language.text import readable_name, sentences
 from toolweave.types import Clause, ToolSpec
 
@@ -115,16 +116,72 @@ def asks_for_action(tool: ToolSpec, clause: str) -> bool | None:
     verbs = {v for w in words for v in (w, w.removesuffix("s")) if v in _ACTIONS}
     if not verbs:
         return None
-    asked = set(re.findall(r"[a-z]+", clause.lower()))
+    asked = _verbs_said(clause)
     return any(any(w.startswith(s) for w in asked for s in _ACTIONS[v]) for v in verbs)
 
 
+# Words after which a verb's form is a noun or describes a state: "the latest commit", "my
+# saved notes"; and a past form says what happened ("what have I changed"), it asks for nothing.
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "your", "its", "their"}
+_DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent", "first", "no"}
+
+
+def _verbs_said(text: str) -> set[str]:
+    """The words of `text` that may ask for an action: not after a determiner, not past."""
+    words = re.findall(r"[a-z]+", text.lower())
+    return {
+        w
+        for before, w in zip(["", *words], words, strict=False)
+        if before not in _DETERMINERS and not w.endswith("ed")
+    }
+
+
 _ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
+_PLACE_FIRST = re.compile(r"^\s*(?:in|on|inside|within|for|from)\s[^,]{1,200},\s*", re.IGNORECASE)
+
+# The words a request uses for what a tool that only reads does, by the verb in its name.
+_READS = {
+    "read": {"read", "show", "print", "cat", "open", "view", "display"},
+    "list": {"list", "ls"},
+    "show": {"show", "print", "display", "view"},
+    "search": {"search", "find", "look", "grep"},
+    "fetch": {"fetch", "download"},
+}
+
+
+def names_what_it_does(tool: ToolSpec, clause: Clause) -> float:
+    """The share of the words of the tool's name (its server's name left out) that the clause
+    says, itself or by a verb a request uses for it: "show the unstaged diff" says all of
+    `git_diff_unstaged`, half of `git_diff_staged`; "ls <folder>" half of `list_directory`. The
+    clause's own values (paths, URLs, quoted text) are not its words: "files/todo.md" does not
+    ask for `search_files`."""
+    words = [w for w in readable_name(tool.name).split() if w not in tool.server.lower().split()]
+    if not words:
+        return 0.0
+    text = _without_values(clause)
+    asked, stems = _verbs_said(text), {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return sum(_says(w, asked, stems) for w in words) / len(words)
+
+
+def _says(word: str, asked: set[str], stems: set[str]) -> bool:
+    """A verb is said as written ("commit", not "the committed version"), by itself or by a
+    word a request uses for it ("save" for "write"); another word by its stem ("files")."""
+    verbs = _ACTIONS.get(word, set()) | _READS.get(word, set())
+    return bool(asked & (verbs | {word})) if verbs else stem(word) in stems
+
+
+def _without_values(clause: Clause) -> str:
+    text, values = clause.text, clause.values
+    spans = [*values.locators, *values.quoted] if values is not None else []
+    for span in sorted(spans, key=lambda x: x.start, reverse=True):
+        text = text[: span.start] + " " + text[span.end :]
+    return text
 
 
 def asks_to_change(clause: str) -> bool:
-    """Whether the clause opens with a verb that asks for a change ("write", "add", "delete")."""
-    words = re.findall(r"[a-z]+", searchable(clause).lower())
+    """Whether the clause opens with a verb that asks for a change ("write", "add", "delete"),
+    after a leading place ("In todo.md, change ...")."""
+    words = re.findall(r"[a-z]+", _PLACE_FIRST.sub("", searchable(clause)).lower())
     words = words[1:] if words[:1] == ["please"] else words
     return bool(words) and words[0] in _ASKED_VERBS
 

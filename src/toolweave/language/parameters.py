@@ -107,12 +107,15 @@ def place_role(name: str) -> str | None:
 # pattern), or a classification of what the user named ("entityType").
 FORMULATED = re.compile(r"\b(sql|code|script|regex|regular expression|glob|pattern|expression)\b")
 INFERRED_WORDS = {"type", "kind", "category", "format", "encoding", "mode", "language", "sort"}
+STATED_WORDS = {"relation", "relationship", "link", "edge", "predicate"}
 
 
 def may_be_written(name: str, prop: dict[str, Any]) -> bool:
     """Whether a value for this parameter may be written by the model, not copied from the
     user's words: SQL, a pattern, a classification."""
     words = readable_name(name).split()
+    if words[-2:-1] and words[-2] in STATED_WORDS:
+        return False  # a relation's type is what the user said ("works at"), no category
     if words and words[-1] in INFERRED_WORDS:
         return True
     return bool(FORMULATED.search(f"{' '.join(words)} {prop.get('description', '')}".lower()))

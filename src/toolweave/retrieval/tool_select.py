@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolweave.language.binding import feasibility
-from toolweave.language.cues import asks_for_action, asks_to_change
+from toolweave.language.cues import asks_for_action, asks_to_change, names_what_it_does
 from toolweave.language.parameters import changes_things
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
@@ -22,6 +22,7 @@ from toolweave.types import Candidate, Clause, ToolSpec
 # Weights of the evidence beside the cosine (`fit`), set on the dev half of `eval servers`.
 VALUE_WEIGHT = 0.2
 ACTION_WEIGHT = 0.05
+NAME_WEIGHT = 0.2
 RANK_PENALTY = 0.01
 # Candidates per clause: enough that a tool whose values fit the clause is seen even when its
 # terse description ranks it low ("add 17 and 25": get_sum was fourth on the official servers).
@@ -102,6 +103,8 @@ def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     if action is False and changes:
         return -1.0
     evidence = VALUE_WEIGHT * feasibility(tool, clause)
+    if not changes or asks_to_change(clause.text):  # "the latest commit" asks for no commit
+        evidence += NAME_WEIGHT * names_what_it_does(tool, clause)
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and asks_to_change(clause.text):
