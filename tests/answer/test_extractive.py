@@ -21,8 +21,23 @@ def test_render_prefers_summary_then_fields_then_text() -> None:
     assert render_result(
         {"timezone": "Asia/Tokyo", "is_dst": False, "source": {"day_of_week": "Sunday"}}, ""
     ) == ("timezone: Asia/Tokyo; is dst: no; source day of week: Sunday")
-    assert render_result(None, "  plain\n text ") == "plain text"
-    assert render_result(None, "x" * 1000).endswith("…")
+    assert render_result(None, "  plain\n text ") == "plain\ntext"
+    assert render_result(None, "x" * 5000).endswith("…")
+
+
+def test_a_result_shows_the_records_that_name_what_the_clause_names() -> None:
+    graph = {
+        "entities": [
+            {"name": "Alice", "entityType": "person", "observations": ["likes hiking"]},
+            {"name": "Bob", "entityType": "person", "observations": ["likes tea", "no peanuts"]},
+        ],
+        "relations": [{"from": "Alice", "to": "Acme", "relationType": "works at"}],
+    }
+    shown = render_result(graph, "", "look up Bob in my memory graph")
+    assert shown.startswith("entities: name: Bob, entityType: person, observations: [likes tea;")
+    assert "Alice" not in shown.split("relations:")[0] and "works at" in shown
+    # A diff keeps its lines.
+    assert render_result(None, "diff --git a/x b/x\n-a\n+b\n") == "diff --git a/x b/x\n-a\n+b"
 
 
 def test_document_hits_only_for_search_like_results() -> None:

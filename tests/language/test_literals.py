@@ -142,3 +142,30 @@ def test_a_written_statement_takes_its_names_and_values_from_the_request() -> No
     assert written_from(sql, request)
     made_up = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT)"
     assert not written_from(made_up, "add a new user to the database")
+
+
+def test_a_file_renamed_without_a_folder_stays_in_its_folder() -> None:
+    moved = bound({"source": STRING, "destination": STRING}, "Rename todo.md in /srv/f to old.md")
+    assert moved == {"source": "/srv/f/todo.md", "destination": "/srv/f/old.md"}
+    moved = bound({"source": STRING, "destination": STRING}, "move /srv/a.txt to /tmp/b.txt")
+    assert moved == {"source": "/srv/a.txt", "destination": "/tmp/b.txt"}
+
+
+def test_text_after_words_that_announce_it_is_the_text() -> None:
+    assert bound({"message": STRING}, "echo back exactly this: Hello, World!") == {
+        "message": "Hello, World!"
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("fetch http://x.test/a.html as raw html (no markdown)", True),
+        ("fetch http://x.test/a.html, not raw", None),
+        ("fetch http://x.test/raw.html", None),  # a URL's words are no words of the request
+    ],
+)
+def test_an_optional_switch_the_request_names_is_on(text: str, raw: bool | None) -> None:
+    schema = {"type": "object", "properties": {"url": STRING, "raw": {"type": "boolean"}}}
+    schema["required"] = ["url"]
+    assert extract_arguments(schema, clause_of(0, text, TODAY)).arguments.get("raw") is raw

@@ -5,52 +5,79 @@ the sentences of the retrieved documents closest to it, each line cited [n] to a
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from toolweave.grounding.reader import Passage, Reading, Short, read
-from toolweave.language.questions import expected_answer
+from toolweave.language.questions import content_words, expected_answer
 from toolweave.language.text import split_sentences, without_asides
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
 
-MAX_RESULT_CHARS = 400
+MAX_RESULT_CHARS = 400  # a document's snippet in the sources
+MAX_FIELDS_CHARS = 1_000  # a tool's structured result in the answer
+MAX_TEXT_CHARS = 2_000  # a tool's text result ("show the diff"): what the user asked to see
 NUMERIC = ("choice", "yesno", "date", "year", "number")  # kinds whose evidence is in numbers
 MIN_SENTENCE_SCORE = 0.2
 TEXT_FIELDS = ("content", "text", "body", "snippet")
 RESULT_LISTS = ("results", "hits", "documents", "passages", "items")
 
 
-def render_result(structured: Any, text: str) -> str:
-    """One readable line for a tool result: its summary if it has one, else its fields."""
+def render_result(structured: Any, text: str, clause: str = "") -> str:
+    """A tool result as the answer shows it: its summary if it has one, else its fields (of a
+    list of records, those that name what the clause names: "look up Bob" and a whole graph),
+    else its text with its lines ("show the diff")."""
     if isinstance(structured, dict):
         if isinstance(structured.get("summary"), str):
             return structured["summary"]
-        fields = _flatten(structured)
+        named = {w.lower() for w in content_words(clause)}
+        fields = _flatten(structured, named)
         if fields:
-            return _clip("; ".join(f"{k}: {v}" for k, v in fields))
-    return _clip(" ".join(text.split()))
+            return _clip("; ".join(f"{k}: {v}" for k, v in fields), MAX_FIELDS_CHARS)
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    return _clip("\n".join(line for line in lines if line), MAX_TEXT_CHARS)
 
 
-def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+def _flatten(data: dict[str, Any], named: set[str], prefix: str = "") -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for key, value in data.items():
         name = f"{prefix}{key}".replace("_", " ")
         if isinstance(value, dict):
-            pairs += _flatten(value, f"{name} ")
+            pairs += _flatten(value, named, f"{name} ")
         elif isinstance(value, bool):
             pairs.append((name, "yes" if value else "no"))
         elif isinstance(value, (str, int, float)):
             pairs.append((name, str(value)))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            pairs.append((name, _records(value, named)))
         elif value is not None:
             pairs.append((name, json.dumps(value)[:80]))
     return pairs
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_RESULT_CHARS else text[: MAX_RESULT_CHARS - 1] + "…"
+def _records(records: list[dict[str, Any]], named: set[str]) -> str:
+    """The records that name one of the clause's words (all when none does), one per part."""
+
+    def says(record: dict[str, Any]) -> bool:
+        return bool(named & set(re.findall(r"\w+", json.dumps(record).lower())))
+
+    chosen = [r for r in records if says(r)] or records
+    return " | ".join(
+        ", ".join(f"{k}: {_scalar(v)}" for k, v in record.items()) for record in chosen
+    )
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, list):
+        return f"[{'; '.join(str(v) for v in value)}]"
+    return str(value)
+
+
+def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def document_hits(structured: Any) -> list[dict[str, Any]] | None:
@@ -136,7 +163,7 @@ async def compose_answer(
                 lines.append(clause)
             continue
         only_documents = False
-        result = render_result(obs.structured, obs.text)
+        result = render_result(obs.structured, obs.text, clause)
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
     for head, index in at.items():  # a search's rounds answer its first round's words once

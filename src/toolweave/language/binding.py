@@ -20,11 +20,13 @@ from toolweave.language.parameters import (
     NUMERIC_KINDS,
     PAYLOAD_NAMES,
     ROLE_PREPOSITIONS,
+    json_type,
     may_be_written,
     param_kind,
     place_role,
 )
 from toolweave.language.text import readable_name
+from toolweave.language.values import blank_spans
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
@@ -83,6 +85,8 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     optional = {n: p for n, p in properties.items() if n not in required}
     for name, (value, span) in _counts_in_context(optional, kinds, text, found_numbers).items():
         filled.put(name, value, "extracted", span)
+    for name, span in _flags_named(optional, text, values).items():
+        filled.put(name, True, "extracted", span)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
         if name in filled.arguments or kinds[name] in LOCATOR_KINDS:
@@ -132,6 +136,30 @@ def _counts_in_context(
         value = int(number.value) if number.value.is_integer() else number.value
         bound[best] = (value, _span(number))
     return bound
+
+
+def _flags_named(optional: dict[str, Any], text: str, values: Values) -> dict[str, Span]:
+    """An optional switch the clause names, every word of it, and does not deny: "as raw html"
+    gives raw=true, "recursively" gives recursive=true; "not raw" nothing."""
+    hidden = blank_spans(text, [*values.locators, *values.quoted], " ")
+    flags = {}
+    for name, prop in optional.items():
+        if json_type(prop) != "boolean":
+            continue
+        words = readable_name(name).split()
+        spans = [re.search(rf"\b{re.escape(w)}", hidden, re.IGNORECASE) for w in words]
+        if words and all(spans) and not any(_denied(hidden, m.start()) for m in spans if m):
+            first, last = spans[0], spans[-1]
+            assert first is not None and last is not None
+            flags[name] = Span(start=first.start(), end=last.end())
+    return flags
+
+
+_DENIAL = re.compile(r"\b(?:no|not|without|don'?t|never)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _denied(text: str, at: int) -> bool:
+    return _DENIAL.search(text[:at]) is not None
 
 
 def _stems(text: str) -> set[str]:
@@ -209,11 +237,26 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     for name in sorted(files, key=lambda n: place_role(n) == "destination", reverse=True):
         if chosen := _file_for(name, paths, text):
             bound[name] = _taken(paths, chosen, join)
+    _beside_its_source(bound, files)
     for name in [n for n, k in kinds.items() if k == "paths"]:
         if paths:
             bound[name] = ([x.joined if join else x.value for x in paths], None)
             paths = []
     return bound
+
+
+def _beside_its_source(bound: dict[str, Found], files: list[str]) -> None:
+    """ "Rename todo.md in /srv to old.md": a destination named without a folder goes in the
+    source's folder, where the user sees it, not in the server's working directory."""
+    roles = {place_role(n): n for n in files if n in bound}
+    source, destination = roles.get("origin"), roles.get("destination")
+    if source is None or destination is None:
+        return
+    (origin, _), (target, span) = bound[source], bound[destination]
+    if isinstance(origin, str) and isinstance(target, str) and "/" not in target:
+        folder = origin.rpartition("/")[0]
+        if folder:
+            bound[destination] = (f"{folder}/{target}", span)
 
 
 def _names_folder(name: str) -> bool:

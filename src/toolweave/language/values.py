@@ -172,15 +172,23 @@ _VAGUE = re.compile(
 )
 
 
+# Words that only announce the text after them.
+_ANNOUNCED = re.compile(
+    r"(?:back\s+)?(?:exactly\s+)?(?:this|the following|following|as follows)\s*:\s*", re.I
+)
+
+
 def said_in(text: str) -> list[Quoted]:
     """Unquoted text the clause gives to be passed on as it is (a file's content, a message)."""
     found = []
     for match in _SAID.finditer(blank_quoted(text)):
         value = match["said"].strip()
+        if announced := _ANNOUNCED.match(value):  # "echo back exactly this: Hello, World!"
+            value = value[announced.end() :]
         if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
             continue
         if value:
-            start = match.start("said")
+            start = match.end("said") - len(value)
             found.append(Quoted(start=start, end=start + len(value), value=value))
     return found
 
