@@ -22,6 +22,7 @@ MAX_FIELDS_CHARS = 1_000  # a tool's structured result in the answer
 MAX_TEXT_CHARS = 2_000  # a tool's text result ("show the diff"): what the user asked to see
 NUMERIC = ("choice", "yesno", "date", "year", "number")  # kinds whose evidence is in numbers
 MIN_SENTENCE_SCORE = 0.2
+SENTENCES_PER_SEARCH = 2  # per round of a search, when no short answer is read
 TEXT_FIELDS = ("content", "text", "body", "snippet")
 RESULT_LISTS = ("results", "hits", "documents", "passages", "items")
 
@@ -139,25 +140,28 @@ async def compose_answer(
     searched: dict[str, list[Passage]] = {}
     first: dict[str, str] = {}  # a search step's first round
     at: dict[str, int] = {}  # where a first round's line goes
+    rounds: dict[str, int] = {}  # how many rounds each first round has, itself included
     for step, obs in zip(plan.steps, observations, strict=True):
         clause = step.clause.text
+        # A later round of an iterative search, searched with words not the question's.
+        later = clause not in question
+        head = next((first[d] for d in step.depends_on if d in first and later), step.id)
         if step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED:
             lines.append(f"To “{clause}”, {step.problem.text}: what should it be?")
             only_documents = False
             continue
         if not obs.ok:
-            lines.append(f"Could not answer “{clause}”: {obs.error}")
+            if head == step.id:  # a later round that found nothing is no part of the answer
+                lines.append(f"Could not answer “{clause}”: {obs.error}")
             continue
         hits = document_hits(obs.structured)
         if hits is not None:
             found = [_register(hit, ledger) for hit in hits[:max_sources_per_step]]
             known = {p.source for p in passages}  # a document found again is read once
             passages += [p for p in found if p.source not in known]
-            # A round of an iterative search searched with words not the question's.
-            later = clause not in question
-            head = next((first[d] for d in step.depends_on if d in first and later), step.id)
             first[step.id] = head
             searched.setdefault(head, []).extend(found)
+            rounds[head] = rounds.get(head, 0) + 1
             if head == step.id:
                 at[head] = len(lines)
                 lines.append(clause)
@@ -167,7 +171,9 @@ async def compose_answer(
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
     for head, index in at.items():  # a search's rounds answer its first round's words once
-        lines[index] = await _from_documents(lines[index], searched[head], embedder, ledger)
+        lines[index] = await _from_documents(
+            lines[index], searched[head], embedder, ledger, SENTENCES_PER_SEARCH * rounds[head]
+        )
     if not (only_documents and passages):
         return Composed("\n".join(lines), ledger.sources)
     reading = await read(question, passages, embedder)
@@ -203,9 +209,14 @@ def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:
 
 
 async def _from_documents(
-    clause: str, passages: list[Passage], embedder: Embedder, ledger: _Ledger
+    clause: str,
+    passages: list[Passage],
+    embedder: Embedder,
+    ledger: _Ledger,
+    count: int = SENTENCES_PER_SEARCH,
 ) -> str:
-    """The two sentences of the passages closest to the clause, each cited to its document."""
+    """The `count` sentences of the passages closest to the clause, each cited to its
+    document."""
     # A sentence another part of the answer already gives is not given twice.
     candidates = [
         (s, p.source) for p in passages for s in split_sentences(p.text) if s not in ledger.cited
@@ -214,7 +225,7 @@ async def _from_documents(
         return f"No passage answers “{clause}”."
     vectors = await embedder.embed([clause] + [s for s, _ in candidates])
     scores = vectors[1:] @ vectors[0]
-    best = [i for i in np.argsort(-scores)[:2] if scores[i] >= MIN_SENTENCE_SCORE]
+    best = [i for i in np.argsort(-scores)[:count] if scores[i] >= MIN_SENTENCE_SCORE]
     if not best:
         return f"The documents found do not answer “{clause}”."
     ledger.cited.update(candidates[i][0] for i in best)
