@@ -45,7 +45,7 @@ def test_a_request_for_a_change_is_no_read() -> None:
     assert bound(text, (READ_FILE, 0.542), (WRITE_FILE, 0.537)) == "write_file"
 
 
-GIT = ToolSpec(server="git", name="git_status", input_schema={"type": "object"})
+GIT = tool("git_status", {"repo_path": STRING}).model_copy(update={"server": "git"})
 DIFF_STAGED = GIT.model_copy(update={"name": "git_diff_staged"})
 DIFF_UNSTAGED = GIT.model_copy(update={"name": "git_diff_unstaged"})
 COMMIT = GIT.model_copy(update={"name": "git_commit"})
@@ -64,6 +64,12 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     assert bound(text, (READ_FILE, 0.40), (tool("search_files", {"path": STRING}), 0.39)) == (
         "read_text_file"
     )
+
+
+def test_a_noun_of_a_tools_name_alone_asks_for_no_tool() -> None:
+    percentage = tool("percentage", {"percent": NUMBER, "value": NUMBER}, read_only=True)
+    text = "What percentage of Eritrea adheres to the religion of the region?"
+    assert bound(text, (percentage, 0.20)) == "search"
 
 
 def test_a_noun_that_names_a_change_asks_for_none() -> None:

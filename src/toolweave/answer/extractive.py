@@ -160,7 +160,8 @@ async def compose_answer(
             known = {p.source for p in passages}  # a document found again is read once
             passages += [p for p in found if p.source not in known]
             first[step.id] = head
-            searched.setdefault(head, []).extend(found)
+            group = searched.setdefault(head, [])
+            group += [p for p in found if p.source not in {q.source for q in group}]
             rounds[head] = rounds.get(head, 0) + 1
             if head == step.id:
                 at[head] = len(lines)
@@ -217,10 +218,14 @@ async def _from_documents(
 ) -> str:
     """The `count` sentences of the passages closest to the clause, each cited to its
     document."""
-    # A sentence another part of the answer already gives is not given twice.
-    candidates = [
-        (s, p.source) for p in passages for s in split_sentences(p.text) if s not in ledger.cited
-    ]
+    # A sentence another part of the answer, or another source, already gives is not given
+    # twice.
+    first: dict[str, int] = {}
+    for p in passages:
+        for s in split_sentences(p.text):
+            if s not in ledger.cited:
+                first.setdefault(s, p.source)
+    candidates = list(first.items())
     if not candidates:
         return f"No passage answers “{clause}”."
     vectors = await embedder.embed([clause] + [s for s, _ in candidates])

@@ -102,9 +102,12 @@ def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     changes = changes_things(tool)
     if action is False and changes:
         return -1.0
-    evidence = VALUE_WEIGHT * feasibility(tool, clause)
+    feasible = feasibility(tool, clause)
+    evidence = VALUE_WEIGHT * feasible
     if not changes or asks_to_change(clause.text):  # "the latest commit" asks for no commit
-        evidence += NAME_WEIGHT * names_what_it_does(tool, clause)
+        # The nouns of its name count where the clause gives the tool's values: "percentage"
+        # alone asks for no calculator.
+        evidence += NAME_WEIGHT * names_what_it_does(tool, clause, nouns=feasible > 0)
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and asks_to_change(clause.text):
