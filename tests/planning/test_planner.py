@@ -70,6 +70,10 @@ def test_a_noun_of_a_tools_name_alone_asks_for_no_tool() -> None:
     percentage = tool("percentage", {"percent": NUMBER, "value": NUMBER}, read_only=True)
     text = "What percentage of Eritrea adheres to the religion of the region?"
     assert bound(text, (percentage, 0.20)) == "search"
+    # Nor with a number in the clause: a noun chooses between tools that fit, it makes none fit.
+    change = tool("percent_change", {"old": NUMBER, "new": NUMBER}, read_only=True)
+    text = "When did Lexus change the body style of the RX 350?"
+    assert bound(text, (change, 0.10)) == "search"
 
 
 def test_a_noun_that_names_a_change_asks_for_none() -> None:

@@ -77,8 +77,9 @@ def plan_steps(
     steps: list[Step] = []
     for clause, ranked in zip(clauses, candidates, strict=True):
         fits = {c.tool.key: fit(c, clause, rank) for rank, c in enumerate(ranked)}
+        gate = {c.tool.key: fit(c, clause, rank, nouns=False) for rank, c in enumerate(ranked)}
         fitting = sorted(
-            (c for c in ranked if fits[c.tool.key] >= min_score),
+            (c for c in ranked if gate[c.tool.key] >= min_score),
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )

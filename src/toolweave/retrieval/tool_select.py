@@ -90,13 +90,15 @@ def _asked_for(clause: str, rest: list[ToolSpec]) -> list[str]:
     return found[:ACTION_CANDIDATES]
 
 
-def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
+def fit(candidate: Candidate, clause: Clause, rank: int, *, nouns: bool = True) -> float:
     """How well a candidate serves the clause: its cosine, plus what the clause's values say
     (a tool whose required parameters they fill: "add 17 and 25" and `get_sum(a, b)`) and its
     wording (the clause asks for what the tool's name says it does, or asks for a change a tool
     that only reads cannot make), less a little per place
     down the fused ranking. A tool that changes things the clause does not ask for never fits
-    ("how many entities are there" and `delete_entities`)."""
+    ("how many entities are there" and `delete_entities`). Without `nouns`, the nouns of the
+    tool's name are left out: they choose between tools that fit, they make none fit ("when did
+    the body style change" asks for no `percent_change`)."""
     tool = candidate.tool
     action = asks_for_action(tool, clause.text)
     changes = changes_things(tool)
@@ -107,7 +109,7 @@ def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     if not changes or asks_to_change(clause.text):  # "the latest commit" asks for no commit
         # The nouns of its name count where the clause gives the tool's values: "percentage"
         # alone asks for no calculator.
-        evidence += NAME_WEIGHT * names_what_it_does(tool, clause, nouns=feasible > 0)
+        evidence += NAME_WEIGHT * names_what_it_does(tool, clause, nouns=nouns and feasible > 0)
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and asks_to_change(clause.text):
