@@ -50,6 +50,12 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
     assert settings.mcp.call_timeout_s == 2.5
 
 
+def test_an_empty_environment_variable_is_no_setting(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.toml", '[llm]\nbackend = "openai"\n')
+    settings = load_settings(path, env={"TOOLWEAVE_STATE_DIR": "", "TOOLWEAVE_LLM__BACKEND": " "})
+    assert settings.state_dir is None and settings.llm.backend == "openai"
+
+
 def test_mcp_servers_in_the_desktop_client_shape(tmp_path: Path) -> None:
     path = write(
         tmp_path / "t.toml",

@@ -399,9 +399,13 @@ def _resolve_paths(data: dict[str, Any], base: Path) -> None:
 
 
 def _apply_env(data: dict[str, Any], env: dict[str, str]) -> None:
-    """`TOOLWEAVE_SECTION__FIELD=value` overrides `section.field` (`__` separates levels)."""
+    """`TOOLWEAVE_SECTION__FIELD=value` overrides `section.field` (`__` separates levels). An
+    empty variable is no setting: `TOOLWEAVE_STATE_DIR=` keeps the default state folder, not the
+    current one."""
     for name, raw in env.items():
         if not name.startswith(ENV_PREFIX) or name in (ENV_CONFIG, ENV_API_KEYS):
+            continue
+        if not raw.strip():
             continue
         path = name[len(ENV_PREFIX) :].lower().split("__")
         model: type[BaseModel] | None = Settings
