@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.cues import refers_back
+from toolweave.language.cues import refers_back, without_values
 from toolweave.language.parameters import (
     FOLDER_WORDS,
     LOCATOR_KINDS,
@@ -26,7 +26,6 @@ from toolweave.language.parameters import (
     place_role,
 )
 from toolweave.language.text import readable_name
-from toolweave.language.values import blank_spans
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
@@ -85,7 +84,7 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     optional = {n: p for n, p in properties.items() if n not in required}
     for name, (value, span) in _counts_in_context(optional, kinds, text, found_numbers).items():
         filled.put(name, value, "extracted", span)
-    for name, span in _flags_named(optional, text, values).items():
+    for name, span in _flags_named(optional, clause).items():
         filled.put(name, True, "extracted", span)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
@@ -138,10 +137,10 @@ def _counts_in_context(
     return bound
 
 
-def _flags_named(optional: dict[str, Any], text: str, values: Values) -> dict[str, Span]:
+def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
     """An optional switch the clause names, every word of it, and does not deny: "as raw html"
     gives raw=true, "recursively" gives recursive=true; "not raw" nothing."""
-    hidden = blank_spans(text, [*values.locators, *values.quoted], " ")
+    hidden = without_values(clause)
     flags = {}
     for name, prop in optional.items():
         if json_type(prop) != "boolean":

@@ -14,6 +14,7 @@ import re
 
 from toolweave.language.questions import stem
 from toolweave.language.text import readable_name, sentences
+from toolweave.language.values import blank_spans
 from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
@@ -158,7 +159,7 @@ def names_what_it_does(tool: ToolSpec, clause: Clause, *, nouns: bool = True) ->
     words = [w for w in readable_name(tool.name).split() if w not in tool.server.lower().split()]
     if not words:
         return 0.0
-    text = _without_values(clause)
+    text = without_values(clause)
     asked, stems = _verbs_said(text), {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     said = [_says(w, asked, stems) for w in words if nouns or w in _ACTIONS or w in _READS]
     return sum(said) / len(words)
@@ -171,12 +172,10 @@ def _says(word: str, asked: set[str], stems: set[str]) -> bool:
     return bool(asked & (verbs | {word})) if verbs else stem(word) in stems
 
 
-def _without_values(clause: Clause) -> str:
-    text, values = clause.text, clause.values
-    spans = [*values.locators, *values.quoted] if values is not None else []
-    for span in sorted(spans, key=lambda x: x.start, reverse=True):
-        text = text[: span.start] + " " + text[span.end :]
-    return text
+def without_values(clause: Clause) -> str:
+    """The clause's text with its paths, URLs and quoted text blanked: they are not its words."""
+    values = clause.values
+    return blank_spans(clause.text, [*values.locators, *values.quoted] if values else [])
 
 
 def asks_to_change(clause: str) -> bool:
