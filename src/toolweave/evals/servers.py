@@ -192,7 +192,7 @@ def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Pa
 
 async def run_one(engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: bool) -> Result:
     values = sandbox.placeholders()
-    request = _fill(ask, values)
+    request = fill(ask, values)
     sandbox.reset()
     before = sandbox.state()
     started = time.perf_counter()
@@ -212,7 +212,7 @@ async def _gold_answer(engine: Engine, task: Task, request: str, values: dict[st
     observations = []
     for number, call in enumerate(task.calls):
         server, tool = call["tool"].split("|")[0].split(".", 1)
-        arguments = _fill(call.get("gold") or call.get("arguments") or {}, values)
+        arguments = fill(call.get("gold") or call.get("arguments") or {}, values)
         outcome = await engine.pool.call(server, tool, arguments)
         observations.append(
             Observation(
@@ -240,15 +240,15 @@ def _score(
 ) -> Result:
     values = sandbox.placeholders()
     sent = [o for o in answer.observations if not (o.error or "").startswith("not run")]
-    expected = [_fill(call, values) for call in task.calls]
+    expected = [fill(call, values) for call in task.calls]
     problems: list[str] = []
     tools_right = _tools_right(expected, sent, problems)
     arguments_right = all(_matching(call, sent) is not None for call in expected)
     if tools_right and not arguments_right:
         problems.append("arguments differ: " + "; ".join(_call_text(o) for o in sent))
     calls_ok = all((o := _matching(c, sent)) is not None and o.ok for c in expected)
-    effects_ok = all(_effect_holds(sandbox, _fill(e, values), problems) for e in task.effects)
-    claimed = set().union(*(_claims(sandbox, _fill(e, values)) for e in task.effects))
+    effects_ok = all(_effect_holds(sandbox, fill(e, values), problems) for e in task.effects)
+    claimed = set().union(*(_claims(sandbox, fill(e, values)) for e in task.effects))
     unrequested = sorted(changed - claimed)
     facts = [f for f in task.answer if f.lower() not in answer.text.lower()]
     if facts:
@@ -437,13 +437,13 @@ def _grounded(value: Any, texts: list[str]) -> bool:
     return "/" in text and all(any(part in source for source in texts) for part in parts)
 
 
-def _fill(value: Any, values: dict[str, str]) -> Any:
+def fill(value: Any, values: dict[str, str]) -> Any:
     if isinstance(value, str):
         return re.sub(r"\{(files|repo|site)\}", lambda m: values[m.group(1)], value)
     if isinstance(value, dict):
-        return {k: _fill(v, values) for k, v in value.items()}
+        return {k: fill(v, values) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill(v, values) for v in value]
+        return [fill(v, values) for v in value]
     return value
 
 
