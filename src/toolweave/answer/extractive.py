@@ -157,11 +157,10 @@ async def compose_answer(
         hits = document_hits(obs.structured)
         if hits is not None:
             found = [_register(hit, ledger) for hit in hits[:max_sources_per_step]]
-            known = {p.source for p in passages}  # a document found again is read once
-            passages += [p for p in found if p.source not in known]
+            passages += _unread(found, passages)  # a document found again is read once
             first[step.id] = head
             group = searched.setdefault(head, [])
-            group += [p for p in found if p.source not in {q.source for q in group}]
+            group += _unread(found, group)
             rounds[head] = rounds.get(head, 0) + 1
             if head == step.id:
                 at[head] = len(lines)
@@ -207,6 +206,11 @@ def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:
         snippet=_clip(" ".join(text.split())),
     )
     return Passage(title, text, n)
+
+
+def _unread(found: list[Passage], read: list[Passage]) -> list[Passage]:
+    known = {p.source for p in read}
+    return [p for p in found if p.source not in known]
 
 
 async def _from_documents(

@@ -146,11 +146,10 @@ def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
         if json_type(prop) != "boolean":
             continue
         words = readable_name(name).split()
-        spans = [re.search(rf"\b{re.escape(w)}", hidden, re.IGNORECASE) for w in words]
-        if words and all(spans) and not any(_denied(hidden, m.start()) for m in spans if m):
-            first, last = spans[0], spans[-1]
-            assert first is not None and last is not None
-            flags[name] = Span(start=first.start(), end=last.end())
+        found = [re.search(rf"\b{re.escape(w)}", hidden, re.IGNORECASE) for w in words]
+        said = [m for m in found if m is not None]
+        if said and len(said) == len(words) and not any(_denied(hidden, m.start()) for m in said):
+            flags[name] = Span(start=said[0].start(), end=said[-1].end())
     return flags
 
 

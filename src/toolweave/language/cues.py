@@ -150,19 +150,20 @@ _READS = {
 }
 
 
-def names_what_it_does(tool: ToolSpec, clause: Clause, *, nouns: bool = True) -> float:
-    """The share of the words of the tool's name (its server's name left out) that the clause
-    says, itself or by a verb a request uses for it: "show the unstaged diff" says all of
-    `git_diff_unstaged`, half of `git_diff_staged`; "ls <folder>" half of `list_directory`.
-    Without `nouns`, only its verbs count. The clause's own values (paths, URLs, quoted text)
-    are not its words: "files/todo.md" does not ask for `search_files`."""
+def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
+    """The shares of the words of the tool's name (its server's name left out) that the clause
+    says, its verbs and its other words apart, a verb itself or by a word a request uses for it:
+    "show the unstaged diff" says all of `git_diff_unstaged`, half of `git_diff_staged`; "ls
+    <folder>" half of `list_directory` (its verb). The clause's own values (paths, URLs, quoted
+    text) are not its words: "files/todo.md" does not ask for `search_files`."""
     words = [w for w in readable_name(tool.name).split() if w not in tool.server.lower().split()]
     if not words:
-        return 0.0
+        return 0.0, 0.0
     text = without_values(clause)
     asked, stems = _verbs_said(text), {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
-    said = [_says(w, asked, stems) for w in words if nouns or w in _ACTIONS or w in _READS]
-    return sum(said) / len(words)
+    said = [w for w in words if _says(w, asked, stems)]
+    verbs = sum(w in _ACTIONS or w in _READS for w in said)
+    return verbs / len(words), (len(said) - verbs) / len(words)
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:

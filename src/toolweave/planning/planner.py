@@ -23,7 +23,7 @@ from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.validate import validate_plan
-from toolweave.retrieval.tool_select import fit
+from toolweave.retrieval.tool_select import fit_and_gate
 from toolweave.types import (
     Candidate,
     Clause,
@@ -76,10 +76,10 @@ def plan_steps(
 ) -> Plan:
     steps: list[Step] = []
     for clause, ranked in zip(clauses, candidates, strict=True):
-        fits = {c.tool.key: fit(c, clause, rank) for rank, c in enumerate(ranked)}
-        gate = {c.tool.key: fit(c, clause, rank, nouns=False) for rank, c in enumerate(ranked)}
+        scored = {c.tool.key: fit_and_gate(c, clause, rank) for rank, c in enumerate(ranked)}
+        fits = {key: score for key, (score, _) in scored.items()}
         fitting = sorted(
-            (c for c in ranked if gate[c.tool.key] >= min_score),
+            (c for c in ranked if scored[c.tool.key][1] >= min_score),
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )

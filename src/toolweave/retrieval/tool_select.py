@@ -90,28 +90,37 @@ def _asked_for(clause: str, rest: list[ToolSpec]) -> list[str]:
     return found[:ACTION_CANDIDATES]
 
 
-def fit(candidate: Candidate, clause: Clause, rank: int, *, nouns: bool = True) -> float:
+def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
+    """How well a candidate serves the clause (`fit_and_gate`)."""
+    return fit_and_gate(candidate, clause, rank)[0]
+
+
+def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float, float]:
     """How well a candidate serves the clause: its cosine, plus what the clause's values say
     (a tool whose required parameters they fill: "add 17 and 25" and `get_sum(a, b)`) and its
     wording (the clause asks for what the tool's name says it does, or asks for a change a tool
-    that only reads cannot make), less a little per place
-    down the fused ranking. A tool that changes things the clause does not ask for never fits
-    ("how many entities are there" and `delete_entities`). Without `nouns`, the nouns of the
-    tool's name are left out: they choose between tools that fit, they make none fit ("when did
-    the body style change" asks for no `percent_change`)."""
+    that only reads cannot make), less a little per place down the fused ranking. A tool that
+    changes things the clause does not ask for never fits ("how many entities are there" and
+    `delete_entities`). Second, what the planner's `ask.min_tool_score` gate compares: the same
+    without the nouns of the tool's name, which choose between tools that fit and make none fit
+    ("when did the body style change" asks for no `percent_change`)."""
     tool = candidate.tool
     action = asks_for_action(tool, clause.text)
     changes = changes_things(tool)
     if action is False and changes:
-        return -1.0
+        return -1.0, -1.0
+    change_asked = asks_to_change(clause.text)
     feasible = feasibility(tool, clause)
-    evidence = VALUE_WEIGHT * feasible
-    if not changes or asks_to_change(clause.text):  # "the latest commit" asks for no commit
-        # The nouns of its name count where the clause gives the tool's values: "percentage"
-        # alone asks for no calculator.
-        evidence += NAME_WEIGHT * names_what_it_does(tool, clause, nouns=nouns and feasible > 0)
+    evidence, nouns = VALUE_WEIGHT * feasible, 0.0
+    if not changes or change_asked:  # "the latest commit" asks for no commit
+        verbs, others = names_what_it_does(tool, clause)
+        evidence += NAME_WEIGHT * verbs
+        # The nouns count where the clause gives the tool's values: "percentage" alone asks
+        # for no calculator.
+        nouns = NAME_WEIGHT * others if feasible > 0 else 0.0
     if action:
         evidence += ACTION_WEIGHT
-    elif not changes and asks_to_change(clause.text):
+    elif not changes and change_asked:
         evidence -= ACTION_WEIGHT  # "write hello to a.txt" is no reading of a.txt
-    return candidate.score + evidence - RANK_PENALTY * rank
+    gate = candidate.score + evidence - RANK_PENALTY * rank
+    return gate + nouns, gate
