@@ -6,7 +6,9 @@ question -> QuestionAnalysis(Clause[] with Values) -> Candidate[] -> Plan(Step[]
 
 from __future__ import annotations
 
+import ast
 import json
+from contextlib import suppress
 from datetime import date
 from enum import StrEnum
 from typing import Any, Literal
@@ -308,6 +310,10 @@ class Plan(_Model):
     steps: list[Step] = Field(default_factory=list)
 
 
+# A text result longer than this is not read as data (Python literals are costly to parse).
+MAX_DATA_CHARS = 1_000_000
+
+
 class Observation(_Model):
     """The outcome of one tool call. A failed call is data, not an exception."""
 
@@ -327,6 +333,19 @@ class Observation(_Model):
     def key(self) -> str:
         """'server.tool' of the tool that was called."""
         return f"{self.server}.{self.tool}"
+
+    @property
+    def data(self) -> Any:
+        """The structured result, else the text read as data when it is a JSON (or Python
+        literal) object or list, as many servers send their results; else the text."""
+        if self.structured is not None:
+            return self.structured
+        text = self.text.strip()
+        if text.startswith(("{", "[")) and len(text) <= MAX_DATA_CHARS:
+            for read in (json.loads, ast.literal_eval):
+                with suppress(ValueError, SyntaxError, RecursionError, MemoryError):
+                    return read(text)
+        return self.text
 
     @classmethod
     def of(cls, step: Step, *, error: str | None = None, **fields: Any) -> Observation:

@@ -40,6 +40,21 @@ def test_a_result_shows_the_records_that_name_what_the_clause_names() -> None:
     assert render_result(None, "diff --git a/x b/x\n-a\n+b\n") == "diff --git a/x b/x\n-a\n+b"
 
 
+def test_rows_a_server_sends_as_a_python_literal_are_read_and_filtered_by_value() -> None:
+    """mcp-server-sqlite answers a SELECT with the repr of a list of dicts; every row has a
+    "city" key, so only values choose the rows."""
+    rows = [
+        {"id": 1, "name": "Alice Martin", "city": "Lyon"},
+        {"id": 2, "name": "Bruno Costa", "city": "Porto"},
+    ]
+    observation = Observation(step_id="s1", server="db", tool="read_query", ok=True, text=str(rows))
+    assert observation.data == rows
+    shown = render_result(observation.data, observation.text, "which users have Lyon as their city")
+    assert shown == "id: 1, name: Alice Martin, city: Lyon"
+    garbled = Observation(step_id="s1", server="db", tool="q", ok=True, text="[1, 2")
+    assert garbled.data == "[1, 2"
+
+
 def test_document_hits_only_for_search_like_results() -> None:
     assert document_hits({"results": [{"text": "a", "title": "t"}, {"n": 1}]}) == [
         {"text": "a", "title": "t"}

@@ -3,6 +3,7 @@ step's arguments, and a step that cannot run says why."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 
@@ -29,6 +30,16 @@ def weather(city: str) -> dict:
     return {"summary": f"sunny in {city}"}
 
 
+def add(a: float, b: float) -> str:
+    """The sum of two numbers"""
+    return f"The sum of {a} and {b} is {a + b}."
+
+
+def note(text: str) -> str:
+    """Keep a note"""
+    return f"noted: {text}"
+
+
 def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = None) -> Step:
     return Step(
         id=sid,
@@ -41,7 +52,7 @@ def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = No
 
 
 async def run(plan: Plan, tmp_path: Path, **options: object) -> list:
-    native = {"people": [home_city, weather]}
+    native = {"people": [home_city, weather, add, note]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         return await run_plan(plan, pool.tools, pool, NoLLM(), **options)
 
@@ -104,7 +115,7 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
         server="people",
         tool="weather",
     )
-    native = {"people": [home_city, weather]}
+    native = {"people": [home_city, weather, add, note]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         tools = {t.key: t for t in pool.tools}
         without = await run_plan(Plan(steps=[planned.model_copy()]), pool.tools, pool, NoLLM())
@@ -115,3 +126,31 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
     assert observation.ok and observation.tool == "home_city"
     assert observation.arguments == {"person": "Grace"} and "Arlington" in observation.text
     assert asked == ["where does 'Grace' live"]
+
+
+async def test_a_whole_result_is_taken_as_the_parameter_s_type(tmp_path: Path) -> None:
+    """ "add 1234 and 4321, then add 445 to the result": the one number the sum's text adds to
+    what it was given; an object given to a text parameter: as JSON."""
+    plan = Plan(
+        steps=[
+            step("s1", "add", {"a": 1234, "b": 4321}),
+            step("s2", "add", {"a": 445, "b": "{{s1.result}}"}, ["s1"]),
+            step("s3", "home_city", {"person": "Ada"}),
+            step("s4", "note", {"text": "{{s3.result}}"}, ["s3"]),
+        ]
+    )
+    _, second, _, fourth = await run(plan, tmp_path)
+    assert second.ok and second.arguments == {"a": 445, "b": 5555}, second.error
+    assert "is 6000" in second.text
+    assert fourth.ok and json.loads(fourth.arguments["text"]) == {"person": "Ada", "city": "London"}
+
+
+async def test_a_text_without_one_new_number_is_no_number(tmp_path: Path) -> None:
+    plan = Plan(
+        steps=[
+            step("s1", "note", {"text": "1 and 2"}),
+            step("s2", "add", {"a": 1, "b": "{{s1.result}}"}, ["s1"]),
+        ]
+    )
+    _, second = await run(plan, tmp_path)
+    assert not second.ok and "not run" in second.error  # "noted: 1 and 2" adds no number

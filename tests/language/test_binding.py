@@ -6,7 +6,12 @@ from typing import Any
 import pytest
 
 from toolweave.language import clause_of
-from toolweave.language.binding import extract_arguments, feasibility, value_sets
+from toolweave.language.binding import (
+    extract_arguments,
+    feasibility,
+    other_kind_of_path,
+    value_sets,
+)
 from toolweave.types import ToolSpec
 
 TODAY = date(2026, 11, 22)
@@ -128,3 +133,49 @@ def test_each_extracted_value_records_where_the_clause_gives_it() -> None:
         "label": "trip",
     }
     assert filled.arguments["time"] == "09:30"  # the value normalised, its words kept
+
+
+def test_a_query_that_only_reads_takes_the_table_the_clause_names() -> None:
+    """All its rows, for the answer to choose from: a small model's SQL made up a user "John"."""
+    read = {
+        "properties": {"query": {"type": "string", "description": "SELECT SQL query to execute"}},
+        "required": ["query"],
+    }
+    wanted = {"query": "SELECT * FROM users"}
+    assert bound(read, "find everyone in the users table whose city is Lyon") == wanted
+    assert bound(read, "which users have Lyon as their city?") == {}  # no table named
+    write = {"properties": {"query": {"type": "string", "description": "SQL to execute"}}}
+    assert bound(write | {"required": ["query"]}, "add Bob to the users table") == {}
+
+
+def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
+    def tool(name: str, description: str) -> ToolSpec:
+        schema = {"properties": {"path": {"type": "string"}}, "required": ["path"]}
+        return ToolSpec(server="fs", name=name, description=description, input_schema=schema)
+
+    tree = tool("directory_tree", "A recursive tree of files and directories.")
+    read = tool("read_text_file", "Read a file as text. Only works within allowed directories.")
+    info = tool("get_file_info", "Metadata about a file or directory.")
+    lines = clause_of(0, "what do the first 3 lines of /srv/todo.md say?", TODAY)
+    listing = clause_of(0, "What files are in /srv/projects?", TODAY)
+    assert other_kind_of_path(tree, lines) and not other_kind_of_path(read, lines)
+    assert other_kind_of_path(read, listing) and not other_kind_of_path(tree, listing)
+    assert not other_kind_of_path(info, listing) and not other_kind_of_path(info, lines)
+    # A path the clause does not call a folder may be either.
+    assert not other_kind_of_path(read, clause_of(0, "read /srv/Makefile", TODAY))
+
+
+def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
+    item = {"oldText": {"type": "string"}, "newText": {"type": "string"}}
+    schema = {
+        "properties": {
+            "path": {"type": "string"},
+            "edits": {"type": "array", "items": {"type": "object", "properties": item}},
+        },
+        "required": ["path", "edits"],
+    }
+    assert bound(schema, "in /srv/todo.md swap leaking tap for kitchen tap") == {
+        "path": "/srv/todo.md",
+        "edits": [{"oldText": "leaking tap", "newText": "kitchen tap"}],
+    }
+    assert bound(schema, "show me /srv/todo.md") == {"path": "/srv/todo.md"}

@@ -25,6 +25,11 @@ from toolweave.language.clauses import split_clauses
             ["Find flights from Paris to Rome", "book a hotel"],
         ),
         ("I need salt and pepper prices", ["I need salt and pepper prices"]),
+        (
+            'in /srv/repo, git add app.py then git commit -m "x"',
+            ["in /srv/repo, git add app.py", 'git commit -m "x"'],
+        ),
+        ("if it rains then tell me", ["if it rains, tell me"]),
         ("What is 1,000,000 divided by 3?", ["What is 1,000,000 divided by 3?"]),
         (
             "What is the distance between Paris and London?",

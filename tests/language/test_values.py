@@ -115,3 +115,31 @@ def test_the_place_of_a_role() -> None:
     assert place_for_role(read_values(text, TODAY), "origin") == "Oslo"
     assert place_for_role(read_values(text, TODAY), "destination") == "Rome"
     assert place_for_role(read_values("a flight in June", TODAY), "origin") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        (
+            'edit /a/todo.md: replace "leaking tap" with "kitchen tap"',
+            [("leaking tap", "kitchen tap")],
+        ),
+        (
+            "in my list /a/todo.md swap leaking tap for kitchen tap",
+            [("leaking tap", "kitchen tap")],
+        ),
+        ('replace the word "foo" with "bar" in /a/b.txt', [("foo", "bar")]),
+        ("In a.txt, change hello to goodbye.", [("hello", "goodbye")]),
+        ("what changed in the repo?", []),
+    ],
+)
+def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
+    found = ex.replacements(text)
+    assert [(old.value, new.value) for old, new in found] == pairs
+    for old, new in found:  # each as written where the text gives it
+        assert text[old.start : old.end] == old.value and text[new.start : new.end] == new.value
+
+
+def test_text_after_a_labelled_colon_is_said() -> None:
+    said = ex.said_in("stage app.py and commit it, message: Add --imperial flag")
+    assert [q.value for q in said] == ["Add --imperial flag"]

@@ -260,3 +260,55 @@ def test_a_file_name_without_the_folder_the_question_names_is_asked_for() -> Non
     alone = 'put a file intro.md there saying "hi"'
     linked, _ = link_data_flow(plan(alone, (alone, writer)), tools, analyse(alone, TODAY))
     assert linked.steps[0].problem is None
+
+
+def test_the_answer_of_a_step_with_several_outputs_is_its_whole_result_as_text() -> None:
+    """ "convert ... and write the result into a file": the whole conversion, not its first
+    field (an object a text parameter cannot take)."""
+    convert = tool("time", "convert_time", {"time": "string"}, {"source": {}, "target": {}})
+    writer = tool("fs", "write_file", {"path": "string", "content": "string"})
+    tools = {t.key: t for t in (convert, writer)}
+    question = "convert 14:00 to India time and write the answer to /tmp/call.txt"
+    steps = [
+        ("convert 14:00 to India time", convert),
+        ("write the answer to /tmp/call.txt", writer),
+    ]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {"content": "{{s1.result}}"}
+
+
+def test_that_at_a_clauses_end_is_the_result_its_one_missing_value_takes() -> None:
+    adder = tool("everything", "get-sum", {"a": "number", "b": "number"})
+    tools = {adder.key: adder}
+    question = "sum 1234 and 4321 and then add 445 to that"
+    steps = [("sum 1234 and 4321", adder), ("add 445 to that", adder)]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {"b": "{{s1.result}}"}  # a: 445, the clause's
+    assert linked.steps[1].depends_on == ["s1"]
+    # Two values missing: "it" says which of them it is no more than for a content parameter.
+    mover = tool("fs", "move", {"source": "string", "destination": "string"})
+    question = "sum 1234 and 4321 and move it"
+    steps = [("sum 1234 and 4321", adder), ("move it", mover)]
+    tools[mover.key] = mover
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {}
+
+
+def test_a_later_step_on_the_same_server_waits_for_a_change_and_shares_its_place() -> None:
+    """ "in /srv/repo, git add app.py, then git commit -m ...": the commit runs after the add (in
+    parallel it may commit nothing), in the repository the first clause names."""
+    add = tool("git", "git_add", {"repo_path": "string", "files": "string"})
+    commit = tool("git", "git_commit", {"repo_path": "string", "message": "string"})
+    status = tool("git", "git_status", {"repo_path": "string"})
+    tools = {t.key: t for t in (add, commit, status)}
+    question = 'in /srv/repo, git add app.py then git commit -m "Fix it"'
+    steps = [("in /srv/repo, git add app.py", add), ('git commit -m "Fix it"', commit)]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].depends_on == ["s1"]
+    assert linked.steps[1].arguments == {"repo_path": "/srv/repo"}
+    assert linked.steps[1].argument_origins == {"repo_path": "question"}
+    # Two reads run side by side.
+    question = "git status of /srv/a and git status of /srv/b"
+    steps = [("git status of /srv/a", status), ("git status of /srv/b", status)]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert [s.depends_on for s in linked.steps] == [[], []]

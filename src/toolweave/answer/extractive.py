@@ -31,10 +31,12 @@ def render_result(structured: Any, text: str, clause: str = "") -> str:
     """A tool result as the answer shows it: its summary if it has one, else its fields (of a
     list of records, those that name what the clause names: "look up Bob" and a whole graph),
     else its text with its lines ("show the diff")."""
+    named = {w.lower() for w in content_words(clause)}
+    if _are_records(structured):
+        return _clip(_records(structured, named), MAX_FIELDS_CHARS)
     if isinstance(structured, dict):
         if isinstance(structured.get("summary"), str):
             return structured["summary"]
-        named = {w.lower() for w in content_words(clause)}
         fields = _flatten(structured, named)
         if fields:
             return _clip("; ".join(f"{k}: {v}" for k, v in fields), MAX_FIELDS_CHARS)
@@ -52,18 +54,24 @@ def _flatten(data: dict[str, Any], named: set[str], prefix: str = "") -> list[tu
             pairs.append((name, "yes" if value else "no"))
         elif isinstance(value, (str, int, float)):
             pairs.append((name, str(value)))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        elif _are_records(value):
             pairs.append((name, _records(value, named)))
         elif value is not None:
             pairs.append((name, json.dumps(value)[:80]))
     return pairs
 
 
+def _are_records(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
 def _records(records: list[dict[str, Any]], named: set[str]) -> str:
-    """The records that name one of the clause's words (all when none does), one per part."""
+    """The records whose values name one of the clause's words (all when none does; their
+    keys name what every record has), one per part."""
 
     def says(record: dict[str, Any]) -> bool:
-        return bool(named & set(re.findall(r"\w+", json.dumps(record).lower())))
+        values = json.dumps(list(record.values()), default=str).lower()
+        return bool(named & set(re.findall(r"\w+", values)))
 
     chosen = [r for r in records if says(r)] or records
     return " | ".join(
@@ -167,7 +175,7 @@ async def compose_answer(
                 lines.append(clause)
             continue
         only_documents = False
-        result = render_result(obs.structured, obs.text, clause)
+        result = render_result(obs.data, obs.text, clause)
         n = ledger.add(kind="tool", title=call_text(obs.key, obs.arguments), snippet=result)
         lines.append(f"{result} [{n}]")
     for head, index in at.items():  # a search's rounds answer its first round's words once

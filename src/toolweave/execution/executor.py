@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from contextlib import suppress
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
@@ -30,9 +29,11 @@ from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language.binding import extract_arguments
+from toolweave.language.parameters import json_type
+from toolweave.language.values import numbers
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
-from toolweave.planning.references import UnresolvedReference, resolve
+from toolweave.planning.references import UnresolvedReference, resolve, whole_references
 from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
@@ -89,10 +90,13 @@ async def run_plan(
 
     async def run(step: Step, inputs: Mapping[str, Observation]) -> Observation:
         called.discard(step.id)  # a stand-in starts afresh
+        wholes = whole_references(step.arguments)
         try:  # "{{s1.result.city}}" in an argument becomes what s1 returned
-            step.arguments = resolve(step.arguments, {k: _result(o) for k, o in inputs.items()})
+            step.arguments = resolve(step.arguments, {k: o.data for k, o in inputs.items()})
         except UnresolvedReference as exc:
             return Observation.of(step, error=str(exc))
+        if step.key in by_key:
+            _as_declared(step.arguments, wholes, by_key[step.key], inputs)
         given = dict(step.arguments)
         await prepare_step(step, by_key, llm)
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
@@ -190,12 +194,29 @@ def _called(observation: Observation, called: bool) -> Observation:
     return observation.model_copy(update={"called": True}) if called else observation
 
 
-def _result(observation: Observation) -> Any:
-    """What a later step can refer to: the structured result, else the text, read as JSON when
-    it is a JSON object or list (many servers put their result there)."""
-    if observation.structured is not None:
-        return observation.structured
-    if observation.text.lstrip().startswith(("{", "[")):
-        with suppress(json.JSONDecodeError):
-            return json.loads(observation.text)
-    return observation.text
+def _as_declared(
+    arguments: dict[str, Any],
+    wholes: dict[str, str],
+    tool: ToolSpec,
+    inputs: Mapping[str, Observation],
+) -> None:
+    """An earlier result given whole to a parameter, as the parameter's type takes it: text for
+    a string (what the tool said, or a part of it as JSON), and for a number the one number its
+    text adds to what its step was given ("The sum of 1234 and 4321 is 5555." gives 5555; none
+    or several: as it is, for the schema to refuse)."""
+    properties = tool.input_schema.get("properties") or {}
+    for name, producer in wholes.items():
+        kind, value = json_type(properties.get(name, {})), arguments.get(name)
+        source = inputs.get(producer)
+        if source is None:
+            continue
+        if kind == "string" and isinstance(value, dict | list):
+            whole = value == source.data and source.text
+            text = json.dumps(value, ensure_ascii=False, indent=2)
+            arguments[name] = source.text if whole else text
+        elif kind in ("number", "integer") and isinstance(value, str | dict | list):
+            said = value if isinstance(value, str) else source.text
+            given = [n.value for v in source.arguments.values() for n in numbers(str(v))]
+            new = {n.value for n in numbers(said)} - set(given)
+            if len(new) == 1:
+                arguments[name] = new.pop()

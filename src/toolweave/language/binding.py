@@ -24,8 +24,10 @@ from toolweave.language.parameters import (
     may_be_written,
     param_kind,
     place_role,
+    reads_rows,
 )
-from toolweave.language.text import readable_name
+from toolweave.language.text import readable_name, sentences
+from toolweave.language.values import replacements
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
@@ -86,6 +88,8 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         filled.put(name, value, "extracted", span)
     for name, span in _flags_named(optional, clause).items():
         filled.put(name, True, "extracted", span)
+    for name, (value, span) in _edits(properties, text).items():
+        filled.put(name, value, "extracted", span)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
         if name in filled.arguments or kinds[name] in LOCATOR_KINDS:
@@ -99,6 +103,8 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             value, span = pools["said"].pop(0)
         if value is None and name in required and kinds[name] == "string":
             value, span = _named(name, text)
+        if value is None and name in required and reads_rows(name, properties[name]):
+            value, span = _table_read(text)
         if value is not None:
             filled.put(name, value, "extracted", span)
         elif (
@@ -153,6 +159,27 @@ def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
     return flags
 
 
+# The two fields of an edit: what to find, and what it becomes (oldText / newText,
+# old_string / new_string, search / replace).
+_OLD_WORDS = {"old", "search", "find", "original", "before"}
+_NEW_WORDS = {"new", "replace", "replacement", "after"}
+
+
+def _edits(properties: dict[str, Any], text: str) -> dict[str, Found]:
+    """A list of edits ({oldText, newText} items) from the replacements the clause asks for
+    ("replace A with B", "swap A for B"), each text as written."""
+    pairs = replacements(text)
+    for name, prop in properties.items() if pairs else ():
+        fields = (prop.get("items") or {}).get("properties") or {}
+        words = {f: set(readable_name(f).split()) for f in fields}
+        old = next((f for f in fields if words[f] & _OLD_WORDS), None)
+        new = next((f for f in fields if words[f] & _NEW_WORDS and f != old), None)
+        if json_type(prop) == "array" and old and new:
+            edits = [{old: before.value, new: after.value} for before, after in pairs]
+            return {name: (edits, Span(start=pairs[0][0].start, end=pairs[-1][1].end))}
+    return {}
+
+
 _DENIAL = re.compile(r"\b(?:no|not|without|don'?t|never)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
@@ -174,6 +201,7 @@ _POSITIONS = {"top": "first", "bottom": "last", "beginning": "first", "end": "la
 _NOT_NAMES = {"the", "a", "an", "off", "from", "in", "on", "to", "for", "with", "and", "of", "at"}
 _NOT_NAMES |= {"as", "into", "called", "named", "this", "that", "my", "new", "it", "is", "are"}
 _NOT_NAMES |= {"was", "were", "do", "does", "did", "has", "have", "there", "by", "or", "all"}
+_NOT_NAMES |= {"who", "whose", "which", "where", "when", "what", "with", "if"}
 _GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
 
 
@@ -192,6 +220,13 @@ def _named(name: str, text: str) -> Found:
             if match and match["v"].lower() not in _NOT_NAMES:
                 return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
+
+
+def _table_read(text: str) -> Found:
+    """A query that reads the table the clause names ("which users in the users table ..."):
+    all its rows, for the answer to pick from, rather than a statement a small model makes up."""
+    table, span = _named("table", text)
+    return (f"SELECT * FROM {table}", span) if table and table.isidentifier() else (None, None)
 
 
 def _kinds(properties: dict[str, Any], values: Values) -> dict[str, str]:
@@ -394,6 +429,36 @@ def value_sets(schema: dict[str, Any], clause: Clause) -> list[dict[str, Any]]:
                 arguments.update(zip(names, chosen, strict=True))
         sets.append(arguments)
     return sets
+
+
+# A path whose last part has an extension names a file; a clause calls a path a folder by the
+# words before it ("the folder /srv/x", "what files are in /srv/x").
+_FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,5}$")
+_FOLDER_SAID = re.compile(
+    r"(?:\b(?:folder|directory|dir)\s+|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+)"
+    r"(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause's paths are not what the tool works on: files for a tool named for
+    folders ("the first lines of todo.md" and directory_tree), or what the clause calls a folder
+    for a tool named for files that says nothing of folders first ("what files are in
+    /srv/projects" and read_text_file; get_file_info is "about a file or directory")."""
+    paths = [x for x in values_of(clause).locators if x.kind == "path"]
+    named = set(readable_name(tool.name).split())
+    if not paths:
+        return False
+    if named & FOLDER_WORDS:
+        return all(_FILE_NAME.search(x.value) for x in paths)
+    first = (sentences(tool.description) or [""])[0].lower()
+    if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
+        return all(_FOLDER_SAID.search(clause.text[: x.start]) for x in paths)
+    return False
+
+
+_FOLDER_NOUNS = FOLDER_WORDS | {"directories", "folders", "dirs"}
 
 
 def feasibility(tool: ToolSpec, clause: Clause) -> float:

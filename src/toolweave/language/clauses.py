@@ -1,6 +1,6 @@
 """Clauses: a question split into its intents, one each.
 
-Splits at sentence ends, semicolons, and at "and"/"then"/commas only where a new request starts
+Splits at sentence ends, semicolons, "then", and at "and"/commas only where a new request starts
 ("..., and what time is it", "... and convert ..."), so "salt and pepper" or "2,340" stay whole.
 A place named in one clause is carried into a later clause that points back at it with "there"
 ("book a hotel in Paris and tell me the weather there" -> "tell me the weather in Paris"), so
@@ -24,7 +24,7 @@ LIST_ITEM_WORDS = 3
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:(?P<list>,\s*(?:and|then|and then|and also)\s+(?![\"'‘“]))|"
     rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b)|"
-    rf"\s+(?:and|and then|then|and also)\s+(?=(?:{OPENERS})\b))",
+    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b)|\s+(?:and\s+)?then\s+(?=[a-z]))",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)

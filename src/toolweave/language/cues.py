@@ -78,8 +78,11 @@ def is_multi_hop(question: str) -> bool:
     return any(cue.search(question) for cue in (_COMPARISON, _BRIDGE, _THROUGH))
 
 
-# "get a joke and send it": a pronoun that points at the previous result.
-_BACK_REFERENCE = re.compile(r"\b(?:it|them|the result|that result|this)\b", re.IGNORECASE)
+# "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
+# the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
+_BACK_REFERENCE = re.compile(
+    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
+)
 
 
 def refers_back(clause: str) -> bool:
@@ -91,7 +94,7 @@ def refers_back(clause: str) -> bool:
 # it uses: "how many entities are there" asks for no delete_entities.
 _ACTIONS = {
     "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace"},
-    "edit": {"edit", "change", "modify", "replace", "update", "fix"},
+    "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
     "update": {"update", "change", "modify", "edit", "set"},
     "create": {"create", "make", "add", "remember", "record", "save"},
     "add": {"add", "append", "create", "remember", "record", "insert", "stage", "attach"},
@@ -138,7 +141,11 @@ def _verbs_said(text: str) -> set[str]:
 
 
 _ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
-_PLACE_FIRST = re.compile(r"^\s*(?:in|on|inside|within|for|from)\s[^,]{1,200},\s*", re.IGNORECASE)
+# "In todo.md, change ...", "in my list /srv/todo.md swap ...": where, then what to do.
+_PLACE_FIRST = re.compile(
+    r"^\s*(?:in|on|inside|within|for|from)\s(?:[^,]{1,200},|[^,/~]{0,100}[/~]\S*\s)\s*",
+    re.IGNORECASE,
+)
 
 # The words a request uses for what a tool that only reads does, by the verb in its name.
 _READS = {

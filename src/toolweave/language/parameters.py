@@ -121,6 +121,12 @@ def may_be_written(name: str, prop: dict[str, Any]) -> bool:
     return bool(FORMULATED.search(f"{' '.join(words)} {prop.get('description', '')}".lower()))
 
 
+def reads_rows(name: str, prop: dict[str, Any]) -> bool:
+    """Whether the parameter takes an SQL statement that only reads ("SELECT SQL query")."""
+    said = f"{readable_name(name)} {prop.get('description', '')}".lower()
+    return "sql" in said.split() and re.search(r"\bselect\b|\bread[- ]only\b", said) is not None
+
+
 # Verbs of tools that change things: a plan never feeds them from steps it made up itself.
 _CHANGING = {"write", "delete", "remove", "update", "move", "rename", "set", "send", "commit"}
 _CHANGING |= {"edit", "append", "drop", "reset", "checkout", "push", "post", "put", "patch"}

@@ -156,6 +156,7 @@ _WHERE = (
 _SAID = re.compile(
     r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
+    r"|\b(?:message|text|content|note|title|subject)\s*:\s*"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
     re.IGNORECASE,
@@ -170,6 +171,37 @@ _VAGUE = re.compile(
     r"content|contents|text|page|file|data|time|phone number)s?)",
     re.IGNORECASE,
 )
+
+
+# "replace A with B", "change A to B", "swap A for B": a text and what it becomes, before where
+# (", in a.txt") or the clause's end.
+_REPLACEMENT = re.compile(
+    r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
+    rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)",
+    re.IGNORECASE,
+)
+_QUOTES = "\"'“”‘’"
+
+
+def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
+    """The (text, what it becomes) pairs the text asks for, each as written (its quotes off)."""
+    pairs = []
+    for match in _REPLACEMENT.finditer(text):
+        old, new = (_unquoted(text, match, part) for part in ("old", "new"))
+        if old.value and new.value:
+            pairs.append((old, new))
+    return pairs
+
+
+def _unquoted(text: str, match: re.Match[str], part: str) -> Quoted:
+    start, end = match.span(part)
+    inner = quoted_in(text[start:end])
+    if len(inner) == 1:  # 'the word "foo"': what is quoted
+        return inner[0].model_copy(
+            update={"start": start + inner[0].start, "end": start + inner[0].end}
+        )
+    value = text[start:end].strip(_QUOTES)
+    return Quoted(start=start, end=end, value=value)
 
 
 # Words that only announce the text after them.

@@ -29,6 +29,7 @@ from toolweave.language.binding import extract_arguments, place_for_role, values
 from toolweave.language.cues import refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
+    LOCATOR_KINDS,
     changes_things,
     json_type,
     param_kind,
@@ -105,7 +106,20 @@ class _Linker:
         if step.problem is None and tool is not None:
             self._fill(step, tool)
             step.problem = self._unplaced(step, tool)
+            self._after_changes(step, tool)
         self.steps.append(step)
+
+    def _after_changes(self, step: Step, tool: ToolSpec) -> None:
+        """Steps on one server run in the order asked where either changes things: "git add
+        app.py, then git commit" commits what was staged, "write a.txt and read it" reads it."""
+        for earlier in reversed(self.steps):
+            other = self.tool_of(earlier)
+            if earlier.problem is None and other and other.server == tool.server:
+                if (
+                    changes_things(tool) or changes_things(other)
+                ) and earlier.id not in step.depends_on:
+                    step.depends_on.append(earlier.id)
+                return
 
     def _unplaced(self, step: Step, tool: ToolSpec) -> Problem | None:
         """A file name without its folder, for a tool that changes things, in a question that
@@ -127,18 +141,32 @@ class _Linker:
         properties = tool.input_schema.get("properties") or {}
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
-            if kind in CARRIED_KINDS and name in carried.arguments:
-                step.arguments[name] = carried.arguments[name]
+            value = carried.arguments.get(name) if kind in CARRIED_KINDS else None
+            if value is None and kind in LOCATOR_KINDS:
+                value = self._same_place(name)
+            if value is not None:
+                step.arguments[name] = value
                 step.argument_origins[name] = "question"
         links = _Links()
-        for name in missing:
-            if name not in step.arguments:
-                self._link(step, tool, name, links)
+        left = [name for name in missing if name not in step.arguments]
+        for name in left:
+            self._link(step, tool, name, links, alone=len(left) == 1)
         if any(origin == "reference" for origin in step.argument_origins.values()):
             # The references fit this tool: the step agent must not switch to another.
             step.candidates = [c for c in step.candidates if c.tool.key == tool.key]
 
-    def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links) -> None:
+    def _same_place(self, name: str) -> Any:
+        """The path or address an earlier step's clause gives its parameter of this name: "in
+        /srv/repo, git add app.py, then git commit" commits in /srv/repo."""
+        for earlier in reversed(self.steps):
+            tool = self.tool_of(earlier)
+            if earlier.problem is None and tool and name in _properties(tool):
+                given = extract_arguments(tool.input_schema, earlier.clause)
+                if given.origins.get(name) == "extracted":
+                    return given.arguments[name]
+        return None
+
+    def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links, *, alone: bool) -> None:
         earlier = [s for s in reversed(self.steps) if s.problem is None]  # the nearest first
         for producer in earlier:
             match = self._match(producer, step, name)
@@ -151,11 +179,10 @@ class _Linker:
             if named is not None:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
-        if earlier and name.lower() in CONTENT_NAMES and refers_back(step.clause.text):
-            # "get a joke and send it": "it" is the previous step's result.
+        pointable = alone or name.lower() in CONTENT_NAMES
+        if earlier and pointable and refers_back(step.clause.text):
+            # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
-            if pointed is None and kind == "string" and not self._declares_output(earlier[0]):
-                pointed = WHOLE  # a tool that declares no output: its whole text
             if pointed is not None:
                 self._refer(step, name, earlier[0], Match(pointed, "it"), links)
                 return
@@ -198,15 +225,19 @@ class _Linker:
         ]
         return max(named, key=lambda out: len(out.tokens), default=None)
 
-    def _declares_output(self, producer: Step) -> bool:
-        tool = self.tool_of(producer)
-        return bool(tool and output_fields(tool.output_schema or {}))
-
     def _compatible(self, producer: Step, kind: str, links: _Links) -> OutputField | None:
-        """The producer's first top-level output field of a type the parameter takes."""
-        return next(
-            (out for out in self._unused(producer, kind, links) if "." not in out.path), None
-        )
+        """What of the producer's result the parameter takes: its one top-level output field,
+        else the whole result for text or when it declares none (read as the parameter's type
+        when the step runs), else the first top-level field of the parameter's type."""
+        tool = self.tool_of(producer)
+        declared = output_fields(tool.output_schema or {} if tool else {})
+        top = [out for out in declared if "." not in out.path]
+        if not top:
+            return WHOLE
+        unused = [out for out in self._unused(producer, kind, links) if "." not in out.path]
+        if len(top) == 1:
+            return unused[0] if unused else None
+        return WHOLE if kind == "string" else next(iter(unused), None)
 
     def _unused(self, producer: Step, kind: str, links: _Links) -> list[OutputField]:
         tool = self.tool_of(producer)
@@ -304,6 +335,10 @@ def _field(tool: ToolSpec, path: str) -> OutputField:
         w for part in path.split(".") if not part.isdecimal() for w in readable_name(part).split()
     )
     return declared.get(path) or (OutputField(path, words) if path else WHOLE)
+
+
+def _properties(tool: ToolSpec) -> dict[str, Any]:
+    return tool.input_schema.get("properties") or {}
 
 
 def _required(tool: ToolSpec) -> list[str]:

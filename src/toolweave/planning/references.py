@@ -78,6 +78,15 @@ def map_strings(value: Any, change: Callable[[str], Any]) -> Any:
     return value
 
 
+def whole_references(arguments: dict[str, Any]) -> dict[str, str]:
+    """The top-level arguments that are exactly one reference, each with the step it names."""
+    return {
+        name: whole["step"]
+        for name, value in arguments.items()
+        if isinstance(value, str) and (whole := REFERENCE.fullmatch(value.strip()))
+    }
+
+
 def links(plan: Plan) -> list[tuple[str, str, str, str]]:
     """(consumer step, parameter, producer step, path in its result) for each top-level argument
     that is exactly one reference: the data flow a run exercises, read before it resolves."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolweave.language.binding import feasibility
+from toolweave.language.binding import feasibility, other_kind_of_path
 from toolweave.language.cues import asks_for_action, asks_to_change, names_what_it_does
 from toolweave.language.parameters import changes_things
 from toolweave.language.text import readable_name
@@ -110,8 +110,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     if action is False and changes:
         return -1.0, -1.0
     change_asked = asks_to_change(clause.text)
-    feasible = feasibility(tool, clause)
-    evidence, nouns = VALUE_WEIGHT * feasible, 0.0
+    # A file for a tool that works on folders counts against it as much as fitting values for.
+    wrong_path = other_kind_of_path(tool, clause)
+    feasible = 0.0 if wrong_path else feasibility(tool, clause)
+    evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
         evidence += NAME_WEIGHT * verbs
