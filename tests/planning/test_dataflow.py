@@ -312,3 +312,17 @@ def test_a_later_step_on_the_same_server_waits_for_a_change_and_shares_its_place
     steps = [("git status of /srv/a", status), ("git status of /srv/b", status)]
     linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
     assert [s.depends_on for s in linked.steps] == [[], []]
+
+
+def test_documents_a_search_found_give_no_tool_that_changes_things_its_values() -> None:
+    """ "the peanut allergy note on Bob is wrong, delete it": "it" is not the search's hits."""
+    search = tool("search", "search", {"query": "string"})
+    delete = tool("memory", "delete_relations", {"relations": "string"})
+    tools = {t.key: t for t in (search, delete)}
+    question = "the peanut allergy note on Bob is wrong, delete it"
+    steps = [("the peanut allergy note on Bob is wrong", search), ("delete it", delete)]
+    analysis = analyse(question, TODAY)
+    linked, _ = link_data_flow(plan(question, *steps), tools, analysis, search=search.key)
+    assert linked.steps[1].arguments == {}
+    linked, _ = link_data_flow(plan(question, *steps), tools, analysis)
+    assert linked.steps[1].arguments == {"relations": "{{s1.result}}"}  # any other tool's, yes

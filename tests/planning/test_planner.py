@@ -56,6 +56,8 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     # As ranked on the official servers (eval servers, dev).
     text = "show the unstaged diff in /tmp/repo"
     assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
+    text = "What have I changed in /tmp/repo that isn't staged yet?"  # not staged: unstaged
+    assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
     assert bound("ls /tmp/files/projects", (READ_FILE, 0.367), (LIST, 0.314)) == "list_directory"
     text = "save the result in /tmp/files/sum.txt"
     assert bound(text, (READ_FILE, 0.420), (WRITE_FILE, 0.272)) == "write_file"
@@ -101,3 +103,22 @@ def test_a_page_the_user_names_answers_instead_of_a_search() -> None:
     # Without the page, the question is searched.
     plan = plan_steps(clauses[:1], candidates[:1], min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["search"]
+
+
+def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
+    """ "fetch <url> and tell me its meta description": the page answers; a tool that fits the
+    second clause a little (the official everything server's get-annotated-message) is no
+    part of it. After a search, "its population" is a question to search."""
+    message = tool("get-annotated-message", {"messageType": STRING}, read_only=True)
+
+    def steps(first: ToolSpec, second: str) -> list[str]:
+        texts = ["fetch http://x.test/a.html", second]
+        clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+        candidates = [[Candidate(tool=first, score=0.5)], [Candidate(tool=message, score=0.4)]]
+        return [
+            s.tool for s in plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH).steps
+        ]
+
+    assert steps(FETCH, "tell me its meta description") == ["fetch"]
+    assert steps(FETCH, "tell me the meta description") == ["fetch", "get-annotated-message"]
+    assert steps(SEARCH, "tell me its meta description") == ["search", "get-annotated-message"]

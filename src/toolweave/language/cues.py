@@ -78,10 +78,11 @@ def is_multi_hop(question: str) -> bool:
     return any(cue.search(question) for cue in (_COMPARISON, _BRIDGE, _THROUGH))
 
 
-# "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
+# "get a joke and send it", "write the answer to a.txt", "add 445 to that", "tell me its title":
+# words that point at
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
-    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
+    r"\b(?:its?|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
 )
 
 
@@ -166,11 +167,18 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     words = [w for w in readable_name(tool.name).split() if w not in tool.server.lower().split()]
     if not words:
         return 0.0, 0.0
-    text = without_values(clause)
+    text = _NEGATED.sub(r"un\1", without_values(clause))
     asked, stems = _verbs_said(text), {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     said = [w for w in words if _says(w, asked, stems)]
     verbs = sum(w in _ACTIONS or w in _READS for w in said)
     return verbs / len(words), (len(said) - verbs) / len(words)
+
+
+# "what isn't staged yet" says "unstaged" (git_diff_unstaged), not "staged".
+_NEGATED = re.compile(
+    r"\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never)\s+(?:yet\s+|been\s+)?(\w+ed)\b",
+    re.IGNORECASE,
+)
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:

@@ -59,11 +59,13 @@ def link_data_flow(
     tools: dict[str, ToolSpec],
     analysis: QuestionAnalysis,
     graph: ToolGraph | None = None,
+    search: str = "",
 ) -> tuple[Plan, list[str]]:
     """A copy of `plan` whose steps take their missing inputs as described above, with producer
     steps added where needed (steps renumbered s1..sN in order), and notes on what was linked.
-    Without a `graph`, the one the tools' schemas give."""
-    linker = _Linker(tools, analysis, graph or ToolGraph.derived(tools.values()))
+    Without a `graph`, the one the tools' schemas give. The documents the `search` tool (the
+    fallback's key) finds never give a tool that changes things its values."""
+    linker = _Linker(tools, analysis, graph or ToolGraph.derived(tools.values()), search)
     for step in plan.model_copy(deep=True).steps:
         linker.add(step)
     plan = linker.renumbered()
@@ -88,10 +90,11 @@ class _Links:
 
 class _Linker:
     def __init__(
-        self, tools: dict[str, ToolSpec], analysis: QuestionAnalysis, graph: ToolGraph
+        self, tools: dict[str, ToolSpec], analysis: QuestionAnalysis, graph: ToolGraph, search: str
     ) -> None:
         self.tools = tools
         self.graph = graph
+        self.search = search
         # The whole question as one clause: a value another clause names may be carried.
         self.question = Clause(index=-1, text=analysis.question, values=analysis.values)
         self.steps: list[Step] = []
@@ -167,7 +170,11 @@ class _Linker:
         return None
 
     def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links, *, alone: bool) -> None:
-        earlier = [s for s in reversed(self.steps) if s.problem is None]  # the nearest first
+        earlier = [  # the nearest first
+            s
+            for s in reversed(self.steps)
+            if s.problem is None and not (s.key == self.search and changes_things(tool))
+        ]
         for producer in earlier:
             match = self._match(producer, step, name)
             if match and links.may_serve(match.role, producer.id):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolweave.language.binding import value_sets, values_of
-from toolweave.language.cues import points_at, refers_back
+from toolweave.language.cues import asks_to_change, points_at, refers_back
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
@@ -83,7 +83,7 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
-        if not fitting and steps and refers_back(clause.text):
+        if steps and _about_the_result(clause, steps[-1], bool(fitting), fallback):
             continue  # "fetch X and tell me what it says": the answer is the earlier result
         tool = fitting[0].tool if fitting else fallback
         best = fits[fitting[0].tool.key] if fitting else 0.0
@@ -104,6 +104,20 @@ def plan_steps(
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _about_the_result(
+    clause: Clause, before: Step, fitting: bool, fallback: ToolSpec | None
+) -> bool:
+    """Whether the clause asks about the previous step's result, not for a call: it points back
+    and no tool fits, or a tool's result comes before and the clause gives no values and asks
+    for no change ("fetch <url> and tell me its title", "and summarize it"). After a search, "its
+    population" is a question of its own."""
+    if not refers_back(clause.text):
+        return False
+    own = values_of(clause).count or asks_to_change(clause.text)
+    after_tool = fallback is None or before.key != fallback.key
+    return not fitting or (after_tool and not own)
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
@@ -133,7 +147,8 @@ def deterministic_plan(
         min_score=request.min_score,
         fallback=request.fallback,
     )
-    return link_data_flow(fan_out(plan, tools), tools, request.analysis, request.graph)
+    searched = request.fallback.key if request.fallback else ""
+    return link_data_flow(fan_out(plan, tools), tools, request.analysis, request.graph, searched)
 
 
 def fan_out(plan: Plan, tools: dict[str, ToolSpec]) -> Plan:
