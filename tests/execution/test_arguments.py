@@ -232,3 +232,20 @@ async def test_a_path_another_argument_took_is_not_proposed_again() -> None:
     llm = ScriptedLLM('{"files": ["/srv/repo"]}')
     filled = await fill_arguments(stage, c("git add the file I was working on in /srv/repo"), llm)
     assert filled.origins["files"] == "generated" and filled.problem is not None
+
+
+WRITE_QUERY = tool(
+    {"query": {"type": "string", "description": "SQL query to execute"}}, ["query"], "write_query"
+)
+
+
+async def test_sql_the_model_writes_must_be_a_statement() -> None:
+    """Seen on mcp-server-sqlite: "delete it" copied from the request ran as a write query."""
+    llm = ScriptedLLM('{"query": "delete it"}')
+    filled = await fill_arguments(WRITE_QUERY, c("the note on Bob is wrong, delete it"), llm)
+    assert filled.problem is not None and "needs the query" in filled.problem.text
+    sql = "UPDATE orders SET amount = 5.75 WHERE id = 4"
+    filled = await fill_arguments(
+        WRITE_QUERY, c("set the amount of order 4 to 5.75"), ScriptedLLM(f'{{"query": "{sql}"}}')
+    )
+    assert filled.problem is None and filled.arguments == {"query": sql}

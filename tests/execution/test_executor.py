@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from toolweave.catalog.connections import ServerPool
-from toolweave.execution.executor import run_plan
+from toolweave.execution.executor import run_plan, says_it_failed
 from toolweave.execution.scheduler import Budget, Event
 from toolweave.language import clause_of
 from toolweave.models.base import NoLLM
@@ -154,3 +154,10 @@ async def test_a_text_without_one_new_number_is_no_number(tmp_path: Path) -> Non
     )
     _, second = await run(plan, tmp_path)
     assert not second.ok and "not run" in second.error  # "noted: 1 and 2" adds no number
+
+
+def test_a_one_line_error_message_is_a_failure() -> None:
+    assert says_it_failed('Database error: near "delete": syntax error') is not None
+    assert says_it_failed("Error: no such table: users") is not None
+    assert says_it_failed("Successfully wrote to /tmp/a.txt") is None
+    assert says_it_failed("Error: disk full\nError: retrying") is None  # a log's lines are data

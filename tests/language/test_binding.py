@@ -179,3 +179,19 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
         "edits": [{"oldText": "leaking tap", "newText": "kitchen tap"}],
     }
     assert bound(schema, "show me /srv/todo.md") == {"path": "/srv/todo.md"}
+
+
+def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:
+    schema = {
+        "properties": {
+            "path": {"type": "string"},
+            "head": {"type": "number", "description": "the first N lines"},
+            "tail": {"type": "number", "description": "the last N lines"},
+        },
+        "required": ["path"],
+    }
+    assert bound(schema, "what do the first three lines of /a/todo.md say?") == {
+        "path": "/a/todo.md",
+        "head": 3,
+    }
+    assert bound(schema, "read one of /a/todo.md") == {"path": "/a/todo.md"}

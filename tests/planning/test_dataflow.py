@@ -326,3 +326,14 @@ def test_documents_a_search_found_give_no_tool_that_changes_things_its_values() 
     assert linked.steps[1].arguments == {}
     linked, _ = link_data_flow(plan(question, *steps), tools, analysis)
     assert linked.steps[1].arguments == {"relations": "{{s1.result}}"}  # any other tool's, yes
+
+
+def test_a_closed_set_of_values_takes_no_result() -> None:
+    fetcher = tool("web", "fetch", {"url": "string"})
+    message = tool("demo", "annotated_message", {"messageType": "string"})
+    message.input_schema["properties"]["messageType"]["enum"] = ["error", "debug"]
+    tools = {t.key: t for t in (fetcher, message)}
+    question = "fetch http://x.test/a and annotate it"
+    steps = [("fetch http://x.test/a", fetcher), ("annotate it", message)]
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {}

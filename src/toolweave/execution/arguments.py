@@ -21,9 +21,11 @@ from toolweave.language.parameters import (
     NUMERIC_KINDS,
     adds_things,
     changes_things,
+    is_statement,
     json_type,
     may_be_written,
     param_kind,
+    takes_sql,
 )
 from toolweave.language.spans import HIDDEN, ground, snap, written_from
 from toolweave.language.text import readable_name
@@ -157,7 +159,12 @@ def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
             continue
         if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
             invented.append(readable_name(name))
-    return invented
+    for name, origin in filled.origins.items():  # the model's SQL must be SQL
+        value = filled.arguments.get(name)
+        written = origin in ("chosen", "generated") and takes_sql(name, properties.get(name, {}))
+        if written and not (isinstance(value, str) and is_statement(value)):
+            invented.append(readable_name(name))
+    return list(dict.fromkeys(invented))
 
 
 def _parrots(value: Any, prop: dict[str, Any]) -> bool:

@@ -21,6 +21,7 @@ scheduler reports it ("replaced"); the observation names the tool that answered.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Protocol
 
@@ -109,6 +110,8 @@ async def run_plan(
         on_progress(f"calling {step.key}")
         called.add(step.id)
         outcome = await caller.call(step.server, step.tool, step.arguments)
+        if outcome.error is None and not reads_only(by_key[step.key]):
+            outcome.error = says_it_failed(outcome.text)
         failed_read = outcome.error and graph is not None and reads_only(by_key[step.key])
         if failed_read and alternatives is not None and step.id not in others:
             others[step.id] = await alternatives(step)
@@ -192,6 +195,21 @@ def _only(values: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
 
 def _called(observation: Observation, called: bool) -> Observation:
     return observation.model_copy(update={"called": True}) if called else observation
+
+
+# A one-line result that is an error message ("Database error: near "delete": syntax error"):
+# some servers report a failed change as a result, not with isError.
+_ERROR_LINE = re.compile(r"^(?:[\w-]+\s)?(?:error|exception)\s*:|^failed\b", re.IGNORECASE)
+MAX_ERROR_CHARS = 300
+
+
+def says_it_failed(text: str) -> str | None:
+    """The text as an error, when a tool that changes things answered only an error message:
+    a change reported as done that was not is worse than a read that looks like one."""
+    text = text.strip()
+    if "\n" in text or len(text) > MAX_ERROR_CHARS or not _ERROR_LINE.match(text):
+        return None
+    return text
 
 
 def _as_declared(

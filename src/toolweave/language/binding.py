@@ -26,8 +26,9 @@ from toolweave.language.parameters import (
     place_role,
     reads_rows,
 )
+from toolweave.language.records import records
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import replacements
+from toolweave.language.values import number_words, replacements
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
@@ -84,11 +85,13 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     for name, (value, span) in _bind_locators(kinds, values, text).items():
         filled.put(name, value, "extracted", span)
     optional = {n: p for n, p in properties.items() if n not in required}
-    for name, (value, span) in _counts_in_context(optional, kinds, text, found_numbers).items():
+    counts = [*found_numbers, *number_words(text)]  # "the first three lines"
+    for name, (value, span) in _counts_in_context(optional, kinds, text, counts).items():
         filled.put(name, value, "extracted", span)
+    found_numbers = [n for n in found_numbers if n in counts]  # those no count took
     for name, span in _flags_named(optional, clause).items():
         filled.put(name, True, "extracted", span)
-    for name, (value, span) in _edits(properties, text).items():
+    for name, (value, span) in (_edits(properties, text) | records(properties, clause)).items():
         filled.put(name, value, "extracted", span)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):

@@ -121,10 +121,31 @@ def may_be_written(name: str, prop: dict[str, Any]) -> bool:
     return bool(FORMULATED.search(f"{' '.join(words)} {prop.get('description', '')}".lower()))
 
 
+def takes_sql(name: str, prop: dict[str, Any]) -> bool:
+    """Whether the parameter takes an SQL statement, by its name or description."""
+    return "sql" in re.findall(
+        r"\w+", f"{readable_name(name)} {prop.get('description', '')}".lower()
+    )
+
+
 def reads_rows(name: str, prop: dict[str, Any]) -> bool:
     """Whether the parameter takes an SQL statement that only reads ("SELECT SQL query")."""
     said = f"{readable_name(name)} {prop.get('description', '')}".lower()
-    return "sql" in said.split() and re.search(r"\bselect\b|\bread[- ]only\b", said) is not None
+    return takes_sql(name, prop) and re.search(r"\bselect\b|\bread[- ]only\b", said) is not None
+
+
+# The shape of an SQL statement: "delete it" or "select the users from Lyon" copied from a
+# request is none.
+_STATEMENT = re.compile(
+    r"^\s*(?:select\s+(?:distinct\s+)?(?:\*|[\w.]+\s*(?:\(|,|\bfrom\b|\bas\b))|insert\s+into\s|update\s+\w+\s+set\s"
+    r"|delete\s+from\s|(?:create|drop)\s+(?:table|index|view)\s|alter\s+table\s|with\s+\w+\s+as\s*\("
+    r"|pragma\s)",
+    re.IGNORECASE,
+)
+
+
+def is_statement(value: str) -> bool:
+    return _STATEMENT.match(value) is not None
 
 
 # Verbs of tools that change things: a plan never feeds them from steps it made up itself.

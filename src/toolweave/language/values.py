@@ -69,6 +69,24 @@ def numbers(text: str) -> list[Number]:
     return found
 
 
+_WORD_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+} | {"fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100}
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)})\b", re.IGNORECASE)
+
+
+def number_words(text: str) -> list[Number]:
+    """Numbers written as words ("the first three lines"): counts, read only where the words
+    around them name what they count (binding._counts_in_context)."""
+    return [
+        Number(value=_WORD_NUMBERS[m.group().lower()], start=m.start(), end=m.end())
+        for m in _NUMBER_WORD.finditer(text)
+    ]
+
+
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)")
 
 

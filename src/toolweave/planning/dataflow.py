@@ -180,13 +180,15 @@ class _Linker:
             if match and links.may_serve(match.role, producer.id):
                 self._refer(step, name, producer, match, links)
                 return
-        kind = json_type((tool.input_schema.get("properties") or {}).get(name, {}))
+        prop = _properties(tool).get(name, {})
+        kind = json_type(prop)
         for producer in earlier:
             named = self._mentioned(producer, step.clause.text, kind, links)
             if named is not None:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
-        pointable = alone or name.lower() in CONTENT_NAMES
+        # A closed set of values ("messageType": error, debug ...) is no result.
+        pointable = (alone or name.lower() in CONTENT_NAMES) and "enum" not in prop
         if earlier and pointable and refers_back(step.clause.text):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)

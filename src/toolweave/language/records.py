@@ -1,0 +1,130 @@
+"""Records a clause describes, for a parameter that takes a list of them (a knowledge graph's
+entities, relations and observations): the names the clause gives, what it quotes about them and
+the words that relate two of them, each copied as written.
+
+"record in memory that Carol works at Initech" gives relations=[{from: "Carol", to: "Initech",
+relationType: "works at"}]; 'add "prefers window seats" to Alice' gives observations=
+[{entityName: "Alice", contents: ["prefers window seats"]}]. A record some required field of
+which the clause does not give is not made: the step agent, then the user, says what it is.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from typing import Any
+
+from toolweave.language.parameters import STATED_WORDS, json_type
+from toolweave.language.text import OPENERS, readable_name
+from toolweave.types import Clause, Quoted, Span
+
+# A name: capitalised words ("Alice", "Project Falcon", "O'Neil"), a possessive's "'s" left out;
+# not words in capitals ("INTEGER PRIMARY KEY").
+_WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
+_NAME = re.compile(rf"\b{_WORD}(?:\s+{_WORD})*(?=(?:['’]s)?\b)")
+# Capitalised words that are no names: a request's opening verb, a pronoun.
+_NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
+# "a company called Globex", "Globex: a company", "Globex, a company": what kind of thing it is.
+_KIND = r"(?P<kind>[a-z]+)"
+_KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+{_KIND}\s+(?:called|named)\s+$")
+_KIND_AFTER = re.compile(rf"^\W*\s*[:,]\s*(?:a|an)\s+{_KIND}\b")
+_PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
+
+
+def names_in(clause: Clause) -> list[Quoted]:
+    """The names the clause gives, in order: capitalised words, or a quoted capitalised word."""
+    hidden = _hidden(clause)
+    found = [
+        Quoted(start=m.start(), end=m.end(), value=m.group())
+        for m in _NAME.finditer(clause.text)
+        if m.group().lower() not in _NOT_NAMES and not _inside(m.start(), hidden)
+    ]
+    quoted = [q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*", q.value)]
+    return sorted(found + quoted, key=lambda name: name.start)
+
+
+def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[Any], Span]]:
+    """Each list-of-records parameter whose record the clause gives whole, with its one record;
+    a list of names ("entityNames") with the names the clause gives."""
+    names = names_in(clause)
+    if not names:
+        return {}
+    span = Span(start=names[0].start, end=names[-1].end)
+    found: dict[str, tuple[list[Any], Span]] = {}
+    for name, prop in properties.items():
+        item = prop.get("items") or {}
+        if json_type(prop) != "array":
+            continue
+        if json_type(item) == "string" and _words(name)[-1:] == ["names"]:
+            found[name] = (list(dict.fromkeys(n.value for n in names)), span)
+        elif json_type(item) == "object" and (record := _record(item, clause, names)):
+            found[name] = ([record], span)
+    return found
+
+
+def _record(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> dict[str, Any] | None:
+    fields = item.get("properties") or {}
+    record: dict[str, Any] = {}
+    ends = [f for f in fields if f.lower() in ("from", "to", "source", "target")]
+    if len(ends) == 2:
+        pair = _related(clause.text, names)
+        if pair is None:
+            return None
+        (first, second), between = pair
+        record |= {ends[0]: first.value, ends[1]: second.value}
+        for field in fields:
+            if _words(field)[:1] and _words(field)[0] in STATED_WORDS:
+                record[field] = between
+    for field, prop in fields.items():
+        if field in record:
+            continue
+        words = _words(field)
+        if "name" in words and json_type(prop) == "string":
+            record[field] = names[0].value
+        elif json_type(prop) == "array" and (said := _statements(clause, names)):
+            record[field] = said
+        elif words[-1:] == ["type"] and (kind := _kind_of(clause.text, names[0])):
+            record[field] = kind
+    required = item.get("required") or list(fields)
+    return record if all(field in record for field in required) else None
+
+
+def _related(text: str, names: list[Quoted]) -> tuple[tuple[Quoted, Quoted], str] | None:
+    """Two names and the words that relate them ("Carol works at Initech": "works at"): the
+    first pair with more than a preposition or punctuation between them."""
+    for first, second in pairwise(names):
+        between = " ".join(re.findall(r"[\w'-]+", text[first.end : second.start]))
+        if between and not set(between.lower().split()) <= _PREPOSITIONS:
+            return (first, second), between
+    return None
+
+
+def _statements(clause: Clause, names: list[Quoted]) -> list[str]:
+    """What the clause quotes, other than a name: the observations to keep."""
+    named = {name.value for name in names}
+    return [q.value for q in _quoted(clause) if q.value not in named]
+
+
+def _kind_of(text: str, name: Quoted) -> str | None:
+    before = _KIND_BEFORE.search(text[: name.start].rstrip("\"'“‘ ") + " ")
+    after = _KIND_AFTER.search(text[name.end :])
+    match = before or after
+    return match["kind"] if match else None
+
+
+def _quoted(clause: Clause) -> list[Quoted]:
+    return list(clause.values.quoted) if clause.values else []
+
+
+def _hidden(clause: Clause) -> list[Span]:
+    """Where names are not looked for: paths, URLs and quoted text."""
+    values = clause.values
+    return [*values.locators, *values.quoted] if values else []
+
+
+def _inside(at: int, spans: list[Span]) -> bool:
+    return any(span.start <= at < span.end for span in spans)
+
+
+def _words(field: str) -> list[str]:
+    return readable_name(field).split()

@@ -1,0 +1,68 @@
+"""Records a clause describes, on the official server-memory's schemas (as it lists them)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from toolweave.language import clause_of
+from toolweave.language.records import names_in, records
+
+TODAY = date(2026, 11, 22)
+STRING = {"type": "string"}
+STRINGS = {"type": "array", "items": STRING}
+
+
+def items(**fields: dict[str, Any]) -> dict[str, Any]:
+    item = {"type": "object", "properties": fields, "required": list(fields)}
+    return {"type": "array", "items": item}
+
+
+OBSERVATIONS = {"observations": items(entityName=STRING, contents=STRINGS)}
+RELATIONS = {"relations": items(**{"from": STRING, "to": STRING, "relationType": STRING})}
+ENTITIES = {"entities": items(name=STRING, entityType=STRING, observations=STRINGS)}
+
+
+def made(properties: dict[str, Any], text: str) -> dict[str, Any]:
+    return {
+        name: value for name, (value, _) in records(properties, clause_of(0, text, TODAY)).items()
+    }
+
+
+def test_names_are_capitalised_words_a_request_does_not_open_with() -> None:
+    text = "Add a note to Project Falcon about Mallory's task in /srv/Notes.md"
+    assert [n.value for n in names_in(clause_of(0, text, TODAY))] == ["Project Falcon", "Mallory"]
+
+
+def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> None:
+    wanted = {"observations": [{"entityName": "Alice", "contents": ["prefers window seats"]}]}
+    assert made(OBSERVATIONS, 'Add "prefers window seats" to what you know about Alice') == wanted
+    assert made(OBSERVATIONS, 'note in memory that Alice "prefers window seats"') == wanted
+    # No name, or nothing quoted: no record (the user is asked).
+    assert made(OBSERVATIONS, 'remember that he "likes coffee"') == {}
+    assert made(OBSERVATIONS, "Alice likes coffee") == {}
+
+
+def test_a_relation_is_two_names_and_the_words_between_them() -> None:
+    wanted = {"relations": [{"from": "Carol", "to": "Initech", "relationType": "works at"}]}
+    assert made(RELATIONS, "record in memory that Carol works at Initech") == wanted
+    assert made(RELATIONS, "link Carol to Initech: Carol works at Initech") == wanted
+    assert made(RELATIONS, "link Carol to Initech") == {}  # a preposition is no relation
+
+
+def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
+    assert made(ENTITIES, 'remember Globex, a company: "based in Springfield"') == {
+        "entities": [
+            {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
+        ]
+    }
+    assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}
+    assert made({"entityNames": STRINGS}, "forget Bob and Alice") == {
+        "entityNames": ["Bob", "Alice"]
+    }
+
+
+def test_words_in_capitals_are_no_names() -> None:
+    text = "make a new table suppliers: id INTEGER PRIMARY KEY, name TEXT, country TEXT"
+    assert names_in(clause_of(0, text, TODAY)) == []
+    assert made(RELATIONS, text) == {}
