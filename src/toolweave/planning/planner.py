@@ -113,11 +113,11 @@ def _about_the_result(
     and no tool fits, or a tool's result comes before and the clause gives no values and asks
     for no change ("fetch <url> and tell me its title", "and summarize it"). After a search, "its
     population" is a question of its own."""
-    if not refers_back(clause.text):
-        return False
+    if not fitting:
+        return refers_back(clause.text)
     own = values_of(clause).count or asks_to_change(clause.text)
     after_tool = fallback is None or before.key != fallback.key
-    return not fitting or (after_tool and not own)
+    return after_tool and not own and refers_back(clause.text, possessive=True)
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
