@@ -262,36 +262,38 @@ def test_a_file_name_without_the_folder_the_question_names_is_asked_for() -> Non
     assert linked.steps[0].problem is None
 
 
+def linked_steps(question: str, *steps: tuple[str, ToolSpec], search: str = "") -> list[Step]:
+    """The linked plan's steps, over the tools of `steps` alone."""
+    tools = {spec.key: spec for _, spec in steps}
+    analysis = analyse(question, TODAY)
+    return link_data_flow(plan(question, *steps), tools, analysis, search=search)[0].steps
+
+
 def test_the_answer_of_a_step_with_several_outputs_is_its_whole_result_as_text() -> None:
     """ "convert ... and write the result into a file": the whole conversion, not its first
     field (an object a text parameter cannot take)."""
     convert = tool("time", "convert_time", {"time": "string"}, {"source": {}, "target": {}})
     writer = tool("fs", "write_file", {"path": "string", "content": "string"})
-    tools = {t.key: t for t in (convert, writer)}
-    question = "convert 14:00 to India time and write the answer to /tmp/call.txt"
-    steps = [
+    _, write = linked_steps(
+        "convert 14:00 to India time and write the answer to /tmp/call.txt",
         ("convert 14:00 to India time", convert),
         ("write the answer to /tmp/call.txt", writer),
-    ]
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].arguments == {"content": "{{s1.result}}"}
+    )
+    assert write.arguments == {"content": "{{s1.result}}"}
 
 
 def test_that_at_a_clauses_end_is_the_result_its_one_missing_value_takes() -> None:
     adder = tool("everything", "get-sum", {"a": "number", "b": "number"})
-    tools = {adder.key: adder}
-    question = "sum 1234 and 4321 and then add 445 to that"
-    steps = [("sum 1234 and 4321", adder), ("add 445 to that", adder)]
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].arguments == {"b": "{{s1.result}}"}  # a: 445, the clause's
-    assert linked.steps[1].depends_on == ["s1"]
+    first = ("sum 1234 and 4321", adder)
+    _, add = linked_steps(
+        "sum 1234 and 4321 and then add 445 to that", first, ("add 445 to that", adder)
+    )
+    assert add.arguments == {"b": "{{s1.result}}"}  # a: 445, the clause's
+    assert add.depends_on == ["s1"]
     # Two values missing: "it" says which of them it is no more than for a content parameter.
     mover = tool("fs", "move", {"source": "string", "destination": "string"})
-    question = "sum 1234 and 4321 and move it"
-    steps = [("sum 1234 and 4321", adder), ("move it", mover)]
-    tools[mover.key] = mover
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].arguments == {}
+    _, move = linked_steps("sum 1234 and 4321 and move it", first, ("move it", mover))
+    assert move.arguments == {}
 
 
 def test_a_later_step_on_the_same_server_waits_for_a_change_and_shares_its_place() -> None:
@@ -300,40 +302,37 @@ def test_a_later_step_on_the_same_server_waits_for_a_change_and_shares_its_place
     add = tool("git", "git_add", {"repo_path": "string", "files": "string"})
     commit = tool("git", "git_commit", {"repo_path": "string", "message": "string"})
     status = tool("git", "git_status", {"repo_path": "string"})
-    tools = {t.key: t for t in (add, commit, status)}
-    question = 'in /srv/repo, git add app.py then git commit -m "Fix it"'
-    steps = [("in /srv/repo, git add app.py", add), ('git commit -m "Fix it"', commit)]
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].depends_on == ["s1"]
-    assert linked.steps[1].arguments == {"repo_path": "/srv/repo"}
-    assert linked.steps[1].argument_origins == {"repo_path": "question"}
+    _, committed = linked_steps(
+        'in /srv/repo, git add app.py then git commit -m "Fix it"',
+        ("in /srv/repo, git add app.py", add),
+        ('git commit -m "Fix it"', commit),
+    )
+    assert committed.depends_on == ["s1"]
+    assert committed.arguments == {"repo_path": "/srv/repo"}
+    assert committed.argument_origins == {"repo_path": "question"}
     # Two reads run side by side.
-    question = "git status of /srv/a and git status of /srv/b"
-    steps = [("git status of /srv/a", status), ("git status of /srv/b", status)]
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert [s.depends_on for s in linked.steps] == [[], []]
+    reads = linked_steps(
+        "git status of /srv/a and git status of /srv/b",
+        ("git status of /srv/a", status),
+        ("git status of /srv/b", status),
+    )
+    assert [s.depends_on for s in reads] == [[], []]
 
 
 def test_documents_a_search_found_give_no_tool_that_changes_things_its_values() -> None:
     """ "the peanut allergy note on Bob is wrong, delete it": "it" is not the search's hits."""
     search = tool("search", "search", {"query": "string"})
     delete = tool("memory", "delete_relations", {"relations": "string"})
-    tools = {t.key: t for t in (search, delete)}
     question = "the peanut allergy note on Bob is wrong, delete it"
     steps = [("the peanut allergy note on Bob is wrong", search), ("delete it", delete)]
-    analysis = analyse(question, TODAY)
-    linked, _ = link_data_flow(plan(question, *steps), tools, analysis, search=search.key)
-    assert linked.steps[1].arguments == {}
-    linked, _ = link_data_flow(plan(question, *steps), tools, analysis)
-    assert linked.steps[1].arguments == {"relations": "{{s1.result}}"}  # any other tool's, yes
+    assert linked_steps(question, *steps, search=search.key)[1].arguments == {}
+    # Any other tool's result, yes.
+    assert linked_steps(question, *steps)[1].arguments == {"relations": "{{s1.result}}"}
 
 
 def test_a_closed_set_of_values_takes_no_result() -> None:
     fetcher = tool("web", "fetch", {"url": "string"})
     message = tool("demo", "annotated_message", {"messageType": "string"})
     message.input_schema["properties"]["messageType"]["enum"] = ["error", "debug"]
-    tools = {t.key: t for t in (fetcher, message)}
-    question = "fetch http://x.test/a and annotate it"
     steps = [("fetch http://x.test/a", fetcher), ("annotate it", message)]
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].arguments == {}
+    assert linked_steps("fetch http://x.test/a and annotate it", *steps)[1].arguments == {}
