@@ -5,6 +5,8 @@ budget ran out) gets one saying why, so the answer can say what was not done.
 
 Before a call, the side-effect policy (policy.py) may refuse it: a tool that may destroy data
 without consent, or anything not read-only in a dry run; the refusal is the step's observation.
+After it, a tool that changes things and answered nothing but a one-line error message has
+failed (mcp-server-sqlite reports bad SQL as a result, not with isError).
 
 Self-reflection: a step whose tool cannot be given its required arguments asks `reflect` (the
 index searched again with the step's own words, deeper than its shortlist) for other tools and
