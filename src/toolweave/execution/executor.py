@@ -94,12 +94,13 @@ async def run_plan(
     async def run(step: Step, inputs: Mapping[str, Observation]) -> Observation:
         called.discard(step.id)  # a stand-in starts afresh
         wholes = whole_references(step.arguments)
+        results = {k: o.data for k, o in inputs.items()}
         try:  # "{{s1.result.city}}" in an argument becomes what s1 returned
-            step.arguments = resolve(step.arguments, {k: o.data for k, o in inputs.items()})
+            step.arguments = resolve(step.arguments, results)
         except UnresolvedReference as exc:
             return Observation.of(step, error=str(exc))
         if step.key in by_key:
-            _as_declared(step.arguments, wholes, by_key[step.key], inputs)
+            _as_declared(step.arguments, wholes, by_key[step.key], inputs, results)
         given = dict(step.arguments)
         await prepare_step(step, by_key, llm)
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
@@ -219,6 +220,7 @@ def _as_declared(
     wholes: dict[str, str],
     tool: ToolSpec,
     inputs: Mapping[str, Observation],
+    results: Mapping[str, Any],
 ) -> None:
     """An earlier result given whole to a parameter, as the parameter's type takes it: text for
     a string (what the tool said, or a part of it as JSON), and for a number the one number its
@@ -231,7 +233,7 @@ def _as_declared(
         if source is None:
             continue
         if kind == "string" and isinstance(value, dict | list):
-            whole = value == source.data and source.text
+            whole = value == results[producer] and source.text
             text = json.dumps(value, ensure_ascii=False, indent=2)
             arguments[name] = source.text if whole else text
         elif kind in ("number", "integer") and isinstance(value, str | dict | list):

@@ -121,16 +121,19 @@ def may_be_written(name: str, prop: dict[str, Any]) -> bool:
     return bool(FORMULATED.search(f"{' '.join(words)} {prop.get('description', '')}".lower()))
 
 
+def _described(name: str, prop: dict[str, Any]) -> str:
+    """The parameter's name and description, lower case."""
+    return f"{readable_name(name)} {prop.get('description', '')}".lower()
+
+
 def takes_sql(name: str, prop: dict[str, Any]) -> bool:
     """Whether the parameter takes an SQL statement, by its name or description."""
-    return "sql" in re.findall(
-        r"\w+", f"{readable_name(name)} {prop.get('description', '')}".lower()
-    )
+    return "sql" in re.findall(r"\w+", _described(name, prop))
 
 
 def reads_rows(name: str, prop: dict[str, Any]) -> bool:
     """Whether the parameter takes an SQL statement that only reads ("SELECT SQL query")."""
-    said = f"{readable_name(name)} {prop.get('description', '')}".lower()
+    said = _described(name, prop)
     return takes_sql(name, prop) and re.search(r"\bselect\b|\bread[- ]only\b", said) is not None
 
 

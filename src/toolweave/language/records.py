@@ -14,6 +14,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from toolweave.language.cues import without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.text import OPENERS, readable_name
 from toolweave.types import Clause, Quoted, Span
@@ -33,16 +34,15 @@ _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by
 
 def names_in(clause: Clause) -> list[Quoted]:
     """The names the clause gives, in order: capitalised words, or a quoted capitalised word."""
-    hidden = _hidden(clause)
     found = []
-    for match in _NAME.finditer(clause.text):
+    for match in _NAME.finditer(without_values(clause)):  # no names inside paths or quotes
         start, value = match.start(), match.group()
         while (first := value.split(maxsplit=1))[0].lower() in _NOT_NAMES:
             if len(first) == 1:
                 break  # "Open", "Add": a request's verb, no name
             start += len(value) - len(first[1])
             value = first[1]  # "Open Mallory": Mallory
-        if value.lower() not in _NOT_NAMES and not _inside(start, hidden):
+        if value.lower() not in _NOT_NAMES:
             found.append(Quoted(start=start, end=start + len(value), value=value))
     quoted = [q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*", q.value)]
     return sorted(found + quoted, key=lambda name: name.start)
@@ -129,16 +129,6 @@ def _kind_of(text: str, name: Quoted) -> str | None:
 
 def _quoted(clause: Clause) -> list[Quoted]:
     return list(clause.values.quoted) if clause.values else []
-
-
-def _hidden(clause: Clause) -> list[Span]:
-    """Where names are not looked for: paths, URLs and quoted text."""
-    values = clause.values
-    return [*values.locators, *values.quoted] if values else []
-
-
-def _inside(at: int, spans: list[Span]) -> bool:
-    return any(span.start <= at < span.end for span in spans)
 
 
 def _words(field: str) -> list[str]:

@@ -118,9 +118,8 @@ class _Linker:
         for earlier in reversed(self.steps):
             other = self.tool_of(earlier)
             if earlier.problem is None and other and other.server == tool.server:
-                if (
-                    changes_things(tool) or changes_things(other)
-                ) and earlier.id not in step.depends_on:
+                changing = changes_things(tool) or changes_things(other)
+                if changing and earlier.id not in step.depends_on:
                     step.depends_on.append(earlier.id)
                 return
 
@@ -141,7 +140,7 @@ class _Linker:
     def _fill(self, step: Step, tool: ToolSpec) -> None:
         missing = _missing(tool, step)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question)
-        properties = tool.input_schema.get("properties") or {}
+        properties = _properties(tool)
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
             value = carried.arguments.get(name) if kind in CARRIED_KINDS else None
