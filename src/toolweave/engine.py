@@ -334,9 +334,8 @@ class Engine:
     async def rank(self, clauses: list[Clause], k: int = CANDIDATES) -> list[list[Candidate]]:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
-        texts = [c.text for c in clauses]
         async with self._index_lock:
-            return await rank_tools(self.retriever, self.candidates(), texts, k=k)
+            return await rank_tools(self.retriever, self.candidates(), clauses, k=k)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -540,9 +539,7 @@ class Engine:
         async def reflect(step: Step) -> list[Candidate]:
             """The index searched again with the step's own words, deeper than its shortlist."""
             async with self._index_lock:
-                ranked = await rank_tools(
-                    self.retriever, tools, [step.clause.text], k=REFLECT_DEPTH
-                )
+                ranked = await rank_tools(self.retriever, tools, [step.clause], k=REFLECT_DEPTH)
             return ranked[0]
 
         async def stand_ins(step: Step) -> list[Candidate]:

@@ -208,8 +208,12 @@ class Values(_Model):
     @property
     def count(self) -> int:
         """How many specific values the text gives (numbers, quotes, dates, times, places)."""
+        return len(self.counted())
+
+    def counted(self) -> list[Span]:
+        """The values `count` counts."""
         found = (self.numbers, self.quoted, self.dates, self.times, self.zones)
-        return sum(len(values) for values in found) + sum(not x.quoted for x in self.locators)
+        return [x for group in found for x in group] + [x for x in self.locators if not x.quoted]
 
 
 class Clause(_Model):

@@ -81,29 +81,34 @@ def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]
     assert value_sets(schema, clause_of(0, text, TODAY)) == sets
 
 
+def one_call(name: str, properties: dict[str, Any]) -> ToolSpec:
+    schema = {"properties": properties, "required": list(properties)}
+    return ToolSpec(server="s", name=name, input_schema=schema)
+
+
 def test_feasibility_favours_the_tool_that_uses_the_values() -> None:
-    convert = ToolSpec(
-        server="time",
-        name="convert_time",
-        input_schema={
-            "properties": {
-                "source_timezone": {"type": "string", "description": "IANA timezone"},
-                "time": {"type": "string", "description": "HH:MM"},
-                "target_timezone": {"type": "string", "description": "IANA timezone"},
-            },
-            "required": ["source_timezone", "time", "target_timezone"],
+    zone = {"type": "string", "description": "IANA timezone"}
+    convert = one_call(
+        "convert_time",
+        {
+            "source_timezone": zone,
+            "time": {"type": "string", "description": "HH:MM"},
+            "target_timezone": zone,
         },
     )
-    current = ToolSpec(
-        server="time",
-        name="get_current_time",
-        input_schema={
-            "properties": {"timezone": {"type": "string", "description": "IANA timezone"}},
-            "required": ["timezone"],
-        },
-    )
+    current = one_call("get_current_time", {"timezone": zone})
     clause = clause_of(0, "what time is it in Tokyo when it is 9:00 in Paris?", TODAY)
     assert feasibility(convert, clause) > feasibility(current, clause)
+
+
+def test_feasibility_counts_every_value_one_argument_uses() -> None:
+    """A statement uses the place and the name it spells out; the table's name alone uses
+    neither."""
+    read = one_call("read_query", {"query": {"type": "string", "description": "SELECT SQL"}})
+    describe = one_call("describe_table", {"table_name": {"type": "string"}})
+    clause = clause_of(0, "who in the staff table has Bergen as their town?", TODAY)
+    assert feasibility(read, clause) == 1.0
+    assert feasibility(describe, clause) == 0.5
 
 
 def test_a_clause_that_was_not_analysed_is_refused() -> None:
@@ -135,17 +140,25 @@ def test_each_extracted_value_records_where_the_clause_gives_it() -> None:
     assert filled.arguments["time"] == "09:30"  # the value normalised, its words kept
 
 
-def test_a_query_that_only_reads_takes_the_table_the_clause_names() -> None:
-    """All its rows, for the answer to choose from: a small model's SQL made up a user "John"."""
+def test_an_sql_parameter_takes_the_statement_the_clause_spells_out() -> None:
+    """Not one a small model makes up (it had read a user "John" into a query), and only of
+    the kind the parameter takes (language/test_sql.py has the statements)."""
     read = {
         "properties": {"query": {"type": "string", "description": "SELECT SQL query to execute"}},
         "required": ["query"],
     }
-    wanted = {"query": "SELECT * FROM users"}
+    wanted = {"query": "SELECT * FROM users WHERE city = 'Lyon'"}
     assert bound(read, "find everyone in the users table whose city is Lyon") == wanted
     assert bound(read, "which users have Lyon as their city?") == {}  # no table named
-    write = {"properties": {"query": {"type": "string", "description": "SQL to execute"}}}
-    assert bound(write | {"required": ["query"]}, "add Bob to the users table") == {}
+    assert bound(read, "add to the users table: name Bob, city Lyon") == {}
+    write = {
+        "properties": {"query": {"type": "string", "description": "SQL to execute"}},
+        "required": ["query"],
+    }
+    assert bound(write, "add Bob to the users table") == {}
+    assert bound(write, "add to the users table: name Bob, city Lyon") == {
+        "query": "INSERT INTO users (name, city) VALUES ('Bob', 'Lyon')"
+    }
 
 
 def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
@@ -195,3 +208,31 @@ def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:
         "head": 3,
     }
     assert bound(schema, "read one of /a/todo.md") == {"path": "/a/todo.md"}
+
+
+def test_a_revision_is_copied_as_git_writes_it() -> None:
+    show = {
+        "properties": {"repo_path": {"type": "string"}, "revision": {"type": "string"}},
+        "required": ["repo_path", "revision"],
+    }
+    assert bound(show, "print HEAD:app/main.py from /srv/repo")["revision"] == "HEAD:app/main.py"
+    assert bound(show, "show commit 9c1e07a in /srv/repo")["revision"] == "9c1e07a"
+    assert bound(show, "what did the last commit in /srv/repo change?")["revision"] == "HEAD"
+    diff = {"properties": {"target": {"type": "string"}}, "required": ["target"]}
+    assert bound(diff, "diff against HEAD~3") == {"target": "HEAD~3"}
+    assert bound(diff, "diff the branch against the one from 2024") == {}  # no revision given
+
+
+def test_a_timestamp_takes_a_date_never_a_path() -> None:
+    log = {
+        "properties": {
+            "repo_path": {"type": "string"},
+            "start_timestamp": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        },
+        "required": ["repo_path"],
+    }
+    assert bound(log, "print HEAD:config.py from /srv/repo") == {"repo_path": "/srv/repo"}
+    assert bound(log, "commits in /srv/repo since 2024-01-15") == {
+        "repo_path": "/srv/repo",
+        "start_timestamp": "2024-01-15",
+    }

@@ -87,6 +87,19 @@ def test_a_tool_that_changes_what_the_clause_does_not_ask_for_never_fits() -> No
     assert bound("how many entities are there", (DELETE, 0.6)) == "search"
 
 
+def test_a_change_the_clause_gives_the_values_for_wins() -> None:
+    # As ranked on the official servers (eval servers, dev): a change none of whose values the
+    # clause gives cannot be the one asked for.
+    create = tool("create_table", {"query": {"type": "string", "description": "CREATE TABLE SQL"}})
+    write = tool("write_query", {"query": {"type": "string", "description": "SQL to execute"}})
+    # mcp-server-sqlite's words
+    create = create.model_copy(update={"description": "Create a new table in the database"})
+    said = "Execute an INSERT, UPDATE, or DELETE query on the SQLite database"
+    write = write.model_copy(update={"description": said})
+    text = "Add a row to the staff table: name Ida Vos, town Bergen"
+    assert bound(text, (create, 0.280), (write, 0.132)) == "write_query"
+
+
 def test_nothing_fits_below_the_threshold() -> None:
     assert bound("who won the 1998 world cup", (GET_SUM, 0.1)) == "search"
 

@@ -4,19 +4,21 @@ import json
 import os
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from toolweave.index import ToolIndex, sync_index
 from toolweave.index.fusion import convex_fusion, rrf_fusion, zscore_fusion
+from toolweave.language import analyse
 from toolweave.retrieval.retriever import (
     RetrievalOptions,
     ToolRetriever,
     _aggregate,
 )
 from toolweave.retrieval.tool_select import rank_tools
-from toolweave.types import IndexHit, ToolSpec
+from toolweave.types import Candidate, IndexHit, ToolSpec
 
 from ..fakes import HashingEmbedder, ScriptedLLM
 
@@ -231,3 +233,32 @@ def test_ties_are_ranked_the_same_in_every_process(tmp_path: Path) -> None:
     assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 6
     weather = [key for key in runs[0] if key in {"s0.lookup", "s1.lookup", "s2.lookup"}]
     assert weather == sorted(weather)  # tied scores in key order
+
+
+async def test_a_tool_whose_every_value_the_clause_gives_is_a_candidate(tmp_path: Path) -> None:
+    """Beyond the k best, an analysed clause brings the read-only tools it fills whole: a
+    terse description ranks `read_query` low for a question about a table's rows."""
+    sql = {"query": {"type": "string", "description": "SELECT SQL query"}}
+    read = ToolSpec(
+        server="db",
+        name="read_query",
+        description="Execute a statement.",
+        input_schema={"properties": sql, "required": ["query"]},
+    )
+    others = [
+        ToolSpec(server="m", name=f"t{i}", description=f"Who in the staff town table {i}.")
+        for i in range(8)
+    ]
+    embedder = HashingEmbedder()
+    index = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
+    await sync_index(index, embedder, [read, *others])
+    retriever = ToolRetriever(index, embedder, RetrievalOptions())
+    [clause] = analyse("who in the staff table has Bergen as their town?", date(2026, 1, 5)).clauses
+
+    def keys(ranked: list[list[Candidate]]) -> list[str]:
+        return [c.tool.key for c in ranked[0]]
+
+    assert "db.read_query" not in keys(
+        await rank_tools(retriever, [read, *others], [clause.text], k=3)
+    )
+    assert "db.read_query" in keys(await rank_tools(retriever, [read, *others], [clause], k=3))

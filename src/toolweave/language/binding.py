@@ -24,9 +24,10 @@ from toolweave.language.parameters import (
     may_be_written,
     param_kind,
     place_role,
-    reads_rows,
+    sql_kinds,
 )
-from toolweave.language.records import records
+from toolweave.language.records import names_in, records
+from toolweave.language.sql import statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import number_words, replacements
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
@@ -106,8 +107,8 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             value, span = pools["said"].pop(0)
         if value is None and name in required and kinds[name] == "string":
             value, span = _named(name, text)
-        if value is None and name in required and reads_rows(name, properties[name]):
-            value, span = _table_read(text)
+        if value is None and name in required and (sql := sql_kinds(name, properties[name])):
+            value, span = statement(text, sql) or (None, None)
         if value is not None:
             filled.put(name, value, "extracted", span)
         elif (
@@ -223,13 +224,6 @@ def _named(name: str, text: str) -> Found:
             if match and match["v"].lower() not in _NOT_NAMES:
                 return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
-
-
-def _table_read(text: str) -> Found:
-    """A query that reads the table the clause names ("which users in the users table ..."):
-    all its rows, for the answer to pick from, rather than a statement a small model makes up."""
-    table, span = _named("table", text)
-    return (f"SELECT * FROM {table}", span) if table and table.isidentifier() else (None, None)
 
 
 def _kinds(properties: dict[str, Any], values: Values) -> dict[str, str]:
@@ -373,8 +367,26 @@ def _extract_one(
         return _enum_value(prop["enum"], clause.text)
     if kind == "expression":
         return values.expression, None
+    if kind == "revision":
+        return _revision(clause.text)
     if kind in ("query", "string") and pools["quoted"]:
         return pools["quoted"].pop(0)
+    return None, None
+
+
+# A revision as git writes it: HEAD and its ancestors, optionally with a path ("HEAD~2",
+# "HEAD:config.py"), or a commit's abbreviated hash; "the latest commit" is HEAD.
+_REVISION = re.compile(
+    r"\bHEAD(?:[~^]\d*)*(?::[\w./-]*\w)?|(?<![\w./-])(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40}\b"
+)
+_LATEST_COMMIT = re.compile(r"\b(?:latest|last|most\s+recent|newest|current)\s+commit\b", re.I)
+
+
+def _revision(text: str) -> Found:
+    if match := _REVISION.search(text):
+        return match.group(), Span(start=match.start(), end=match.end())
+    if match := _LATEST_COMMIT.search(text):
+        return "HEAD", Span(start=match.start(), end=match.end())
     return None, None
 
 
@@ -467,8 +479,8 @@ _FOLDER_NOUNS = FOLDER_WORDS | {"directories", "folders", "dirs"}
 def feasibility(tool: ToolSpec, clause: Clause) -> float:
     """How well the clause's specific values fit the tool, from 0 to 1: the share of its
     required parameters they fill, averaged with the share of the values the tool would use."""
-    origins = extract_arguments(tool.input_schema, clause).origins
-    used = [name for name, origin in origins.items() if origin == "extracted"]
+    filled = extract_arguments(tool.input_schema, clause)
+    used = [name for name, origin in filled.origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
     # "save it to a.txt": the earlier result the clause points back at is the content.
     pointed = (
@@ -479,6 +491,11 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
         if required
         else 0.0
     )
-    available = values_of(clause).count
-    use = min(1.0, len(used) / available) if available else 0.0
+    # The values the arguments use, by where they stand: one argument may use several (an SQL
+    # statement, a list of records), and places and names count ("whose city is Lyon").
+    values = values_of(clause)
+    given = {x.start: x for x in [*values.counted(), *values.places, *names_in(clause)]}.values()
+    spans = [filled.spans[name] for name in used if name in filled.spans]
+    covered = sum(any(s.start <= x.start < s.end for s in spans) for x in given)
+    use = covered / len(given) if given else 0.0
     return (fill + use) / 2

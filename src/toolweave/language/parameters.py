@@ -24,6 +24,8 @@ ROLE_PREPOSITIONS = {"origin": "from", "destination": "to"}
 IDENTIFIER_WORDS = {"id", "ids", "code", "key", "uuid"}
 QUERY_NAMES = {"query", "q", "search", "question", "text", "prompt", "keywords", "topic", "input"}
 EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
+# A version-control revision ("HEAD~2", a commit's hash): git_show's revision, git_diff's target.
+REVISION_NAMES = {"revision", "rev", "ref", "commit", "sha", "target"}
 NUMERIC_KINDS = {"number", "integer", "percent"}
 # Values copied as written (language/values.py's locators), by the parameter that takes them.
 URL_WORDS = {"url", "uri", "link", "href", "endpoint"}
@@ -64,7 +66,7 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "other"
     if "timezone" in words or "time zone" in words or name.lower() in ("tz", "zone"):
         return "timezone"
-    if prop.get("format") in ("date", "date-time") or "date" in readable.split():
+    if prop.get("format") in ("date", "date-time") or {"date", "timestamp"} & set(readable.split()):
         return "date"
     if "hh:mm" in words or readable == "time":
         return "time"
@@ -80,6 +82,8 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "place"
     if name.lower() in EXPRESSION_NAMES:
         return "expression"
+    if readable in REVISION_NAMES:
+        return "revision"
     return "query" if name.lower() in QUERY_NAMES else "string"
 
 
@@ -131,10 +135,19 @@ def takes_sql(name: str, prop: dict[str, Any]) -> bool:
     return "sql" in re.findall(r"\w+", _described(name, prop))
 
 
-def reads_rows(name: str, prop: dict[str, Any]) -> bool:
-    """Whether the parameter takes an SQL statement that only reads ("SELECT SQL query")."""
+STATEMENT_KINDS = ("select", "insert", "update", "delete", "create")
+
+
+def sql_kinds(name: str, prop: dict[str, Any]) -> tuple[str, ...]:
+    """The statements an SQL parameter takes: those its words name ("SELECT SQL query",
+    "CREATE TABLE SQL statement", "read-only"), else any; none for a parameter that takes no SQL."""
+    if not takes_sql(name, prop):
+        return ()
     said = _described(name, prop)
-    return takes_sql(name, prop) and re.search(r"\bselect\b|\bread[- ]only\b", said) is not None
+    if re.search(r"\bread[- ]only\b", said):
+        return ("select",)
+    words = set(re.findall(r"\w+", said))
+    return tuple(k for k in STATEMENT_KINDS if k in words) or STATEMENT_KINDS
 
 
 # The shape of an SQL statement: "delete it" or "select the users from Lyon" copied from a

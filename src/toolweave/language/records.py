@@ -17,6 +17,7 @@ from typing import Any
 from toolweave.language.cues import without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.text import OPENERS, readable_name
+from toolweave.language.values import NOT_PLACES
 from toolweave.types import Clause, Quoted, Span
 
 # A name: capitalised words ("Alice", "Project Falcon", "O'Neil"), a possessive's "'s" left out;
@@ -25,6 +26,7 @@ _WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
 _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  # "Rosa's Bakery"
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
+_NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
 # "a company called Globex", "Globex: a company", "Globex, a company": what kind of thing it is.
 _KIND = r"(?P<kind>[a-z]+)"
 _KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+{_KIND}\s+(?:called|named)\s+$")

@@ -408,7 +408,7 @@ PLACE = re.compile(
 )
 _CONNECTORS = {"de", "del", "upon", "on"}
 # Capitalised words after "on"/"in" that name a time, not a place ("London on August 15").
-_NOT_PLACES = {n[-1].title() for n in MONTH_NAMES} | {d.title() for d in WEEKDAYS} | {"I"}
+NOT_PLACES = {n[-1].title() for n in MONTH_NAMES} | {d.title() for d in WEEKDAYS} | {"I"}
 
 
 def places(text: str) -> list[str]:
@@ -435,7 +435,7 @@ def named_places(text: str) -> list[Place]:
         name = re.sub(r"(?<=[a-z]{2})\.$", "", match["name"])
         words = name.split()
         # "London on August 15": the name ends before a month or a day.
-        cut = next((n for n, word in enumerate(words) if word in _NOT_PLACES), len(words))
+        cut = next((n for n, word in enumerate(words) if word in NOT_PLACES), len(words))
         while cut and words[cut - 1] in _CONNECTORS:
             cut -= 1
         if cut:

@@ -9,6 +9,8 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from toolweave.language.binding import feasibility, other_kind_of_path
@@ -37,17 +39,17 @@ STAND_IN_LIKENESS = 0.6
 async def rank_tools(
     retriever: ToolRetriever,
     tools: list[ToolSpec],
-    clauses: list[str],
+    clauses: Sequence[str | Clause],
     vectors: np.ndarray | None = None,
     *,
     k: int = CANDIDATES,
 ) -> list[list[Candidate]]:
-    """The k best connected tools for each clause, best first, with the segment that matched."""
+    """The k best connected tools for each clause, best first, with the segment that matched;
+    an analysed clause also brings the tools its values fit (`_asked_for`)."""
     by_key = {t.key: t for t in tools}
+    texts = [c if isinstance(c, str) else c.text for c in clauses]
     ranked = []
-    for clause, ranking in zip(
-        clauses, await retriever.rank_clauses(clauses, vectors), strict=True
-    ):
+    for clause, ranking in zip(clauses, await retriever.rank_clauses(texts, vectors), strict=True):
         # A tool only BM25 found scores no more than the weakest tool dense search found.
         floor = min(ranking.cosine.values(), default=0.0)
         keys = [key for key in ranking.keys if key in by_key]
@@ -81,13 +83,25 @@ async def alike(
     return [c for c, near in zip(others, likeness, strict=True) if near >= STAND_IN_LIKENESS]
 
 
-def _asked_for(clause: str, rest: list[ToolSpec]) -> list[str]:
+def _asked_for(clause: str | Clause, rest: list[ToolSpec]) -> list[str]:
     """Beyond the k best, the tools that do the change the clause asks for ("save the result in
-    a.txt" and `write_file`, whose terse description ranks low): `fit` weighs them too."""
-    if not asks_to_change(clause):
-        return []
-    found = [t.key for t in rest if changes_things(t) and asks_for_action(t, clause)]
-    return found[:ACTION_CANDIDATES]
+    a.txt" and `write_file`, whose terse description ranks low), and those whose every value the
+    clause gives ("... in the users table whose city is Lyon" and `read_query`, whose query it
+    spells out): `fit` weighs them too."""
+    text = clause if isinstance(clause, str) else clause.text
+    change = asks_to_change(text)
+
+    def wanted(tool: ToolSpec) -> bool:
+        if change:
+            return changes_things(tool) and asks_for_action(tool, text) is True
+        if isinstance(clause, str) or changes_things(tool):
+            return False
+        return feasibility(tool, clause) >= 1.0
+
+    found = [t for t in rest if wanted(t)]
+    if not isinstance(clause, str):  # the tools the clause's values fill first
+        found.sort(key=lambda t: -feasibility(t, clause))
+    return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
 def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
@@ -114,6 +128,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     wrong_path = other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
     evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
+    if changes and not feasible and tool.input_schema.get("required"):
+        evidence -= VALUE_WEIGHT  # a change none of whose values the clause gives
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
         evidence += NAME_WEIGHT * verbs

@@ -1,0 +1,178 @@
+"""SQL statements a clause spells out, for a parameter that takes one: the table, columns and
+values it names, each copied as written, in the few shapes a plain request has.
+
+"which users in the users table have Lyon as their city" gives
+`SELECT * FROM users WHERE city = 'Lyon'`; "add to the users table: name Frank O'Neil, city Dublin"
+gives `INSERT INTO users (name, city) VALUES ('Frank O''Neil', 'Dublin')`; "create a table called
+suppliers with columns id (integer primary key), name (text)" gives `CREATE TABLE suppliers (id
+INTEGER PRIMARY KEY, name TEXT)`. A statement the clause does not spell out whole is not made: a
+small model writes it, and a statement it writes must have a statement's shape (execution).
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolweave.language.parameters import STATEMENT_KINDS
+from toolweave.types import Span
+
+_IDENT = r"[A-Za-z_]\w*"
+# A value: quoted, a number, an e-mail address, or one to four words ("Frank O'Neil"); a
+# strict one is no lowercase word ("with town Graz", not "with more than").
+_STRICT = r"'[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_NAME = r"[\w'’-]+(?:\s+[A-Z][\w'’-]*){0,3}"
+_VALUE = rf"(?:{_STRICT}|{_NAME})"
+_STRICT_VALUE = rf"(?:{_STRICT}|[A-Z]{_NAME})"
+_TABLE = re.compile(
+    rf"\b(?:the\s+)?(?P<a>{_IDENT})\s+table\b|\btable\s+(?:called\s+|named\s+)?(?P<b>{_IDENT})"
+    rf"|\bcolumns?\s+(?:of|in|from)\s+(?:the\s+)?(?P<d>{_IDENT})"
+    rf"|(?<![\w.@/])(?P<c>{_IDENT})\.(?P<column>{_IDENT})\b(?![.@/-])"  # orders.amount
+)
+_INTO = re.compile(rf"\b(?:into|to|in)\s+(?:the\s+)?(?P<a>{_IDENT})\b")
+_NOT_TABLES = {"the", "a", "an", "new", "this", "that", "my", "which", "what", "each", "every"}
+_CONDITION = re.compile(
+    rf"\b(?:whose|where|with)\s+(?:the\s+)?(?P<c1>{_IDENT})\s+(?:is|=|equals)\s+(?P<v1>{_VALUE})"
+    rf"|\b(?:have|has)\s+(?P<v2>{_VALUE})\s+as\s+(?:their|its)\s+(?P<c2>{_IDENT})\b"
+    rf"|\bwith\s+(?:the\s+)?(?P<c3>{_IDENT})\s+(?P<v3>{_STRICT_VALUE})"
+)
+_AGGREGATES = {
+    "SUM": r"total|sum|add\s+up",
+    "AVG": r"average|mean",
+    "MAX": r"highest|largest|biggest|maximum|max",
+    "MIN": r"lowest|smallest|minimum|min",
+}
+_COLUMN = re.compile(rf"\b(?:the\s+)?(?P<c>{_IDENT})\s+column\b")
+_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)?rows\b", re.I)
+# "name Frank O'Neil, email frank@x.org" or "name: Frank O'Neil": a column and its value.
+_PAIR = re.compile(
+    rf"(?:[:;,-]\s*|\band\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_VALUE})\s*(?=[,;]|\band\b|$)"
+)
+_UPDATE = re.compile(
+    rf"\b(?:set|change|update)\s+(?:the\s+)?(?P<c>{_IDENT})\s+(?:of|for)\s+(?:the\s+)?"
+    rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)\s+to\s+(?P<v>{_VALUE})\s*$"
+)
+_DELETE = re.compile(r"\b(?:delete|remove|drop)\b(?!\s+(?:the\s+)?table\b)", re.I)
+_TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
+_COLUMN_DEF = re.compile(
+    rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z ]*)\)|\s(?P<t2>(?:{_TYPES})"
+    r"(?:\s+(?:primary\s+key|not\s+null|unique))*))",
+    re.I,
+)
+_SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
+
+
+def statement(text: str, kinds: tuple[str, ...] = STATEMENT_KINDS) -> tuple[str, Span] | None:
+    """The statement of one of `kinds` the clause spells out, and the span it is read from."""
+    wanted = _kind(text)
+    if wanted not in kinds:
+        return None
+    made = {
+        "select": _select,
+        "insert": _insert,
+        "update": _update,
+        "delete": _delete,
+        "create": _create,
+    }[wanted](text)
+    return (made, Span(start=0, end=len(text))) if made else None
+
+
+def _kind(text: str) -> str:
+    lowered = text.lower()
+    if re.search(r"\b(?:create|make|add)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
+        return "create"
+    if _UPDATE.search(text):
+        return "update"
+    if _DELETE.search(text):
+        return "delete"
+    if re.search(r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b", lowered):
+        return "insert"
+    return "select"
+
+
+def _table(text: str, *, into: bool = False) -> str | None:
+    for match in _TABLE.finditer(text):
+        name = match["a"] or match["b"] or match["c"] or match["d"]
+        if _plain(name):
+            return name
+    into_table = _INTO.search(text) if into else None
+    return into_table["a"] if into_table and _plain(into_table["a"]) else None
+
+
+def _plain(name: str) -> bool:
+    return name.isidentifier() and name.lower() not in _NOT_TABLES | _SQL_WORDS
+
+
+def _literal(value: str) -> str:
+    value = value.strip()
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+        return value
+    if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) > 1:
+        value = value[1:-1]
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _where(text: str) -> str | None:
+    """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read."""
+    match = _CONDITION.search(text)
+    if not match:
+        return ""
+    column = match["c1"] or match["c2"] or match["c3"]
+    value = match["v1"] or match["v2"] or match["v3"]
+    return f" WHERE {column} = {_literal(value)}" if _plain(column) else None
+
+
+def _select(text: str) -> str | None:
+    table, where = _table(text), _where(text)
+    if not table or where is None:
+        return None
+    dotted = next((m for m in _TABLE.finditer(text) if m["column"]), None)
+    named = _COLUMN.search(text)
+    column = (dotted and dotted["column"]) or (named and named["c"])
+    what = "*"
+    if _COUNT.search(text):
+        what = "COUNT(*)"
+    elif column and _plain(column):
+        for function, words in _AGGREGATES.items():
+            if re.search(rf"\b(?:{words})\b", text, re.I):
+                what = f"{function}({column})"
+                break
+    return f"SELECT {what} FROM {table}{where}"
+
+
+def _insert(text: str) -> str | None:
+    table = _table(text, into=True)
+    pairs = [(m["c"], m["v"]) for m in _PAIR.finditer(text) if _plain(m["c"])]
+    if not table or len(pairs) < 2 or len({c for c, _ in pairs}) < len(pairs):
+        return None
+    columns = ", ".join(c for c, _ in pairs)
+    values = ", ".join(_literal(v) for _, v in pairs)
+    return f"INSERT INTO {table} ({columns}) VALUES ({values})"
+
+
+def _update(text: str) -> str | None:
+    match, table = _UPDATE.search(text), _table(text)
+    if not match or not table or not _plain(match["c"]):
+        return None
+    return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
+
+
+def _delete(text: str) -> str | None:
+    table, where = _table(text), _where(text)
+    row = re.search(r"\b(?:id|number|#)\s*(?P<id>\d+)\b", text)
+    if not where and row:
+        where = f" WHERE id = {row['id']}"
+    # A delete without a condition would empty the table: never read into a request.
+    return f"DELETE FROM {table}{where}" if table and where else None
+
+
+def _create(text: str) -> str | None:
+    match = re.search(rf"\btable\s+(?:called\s+|named\s+)?(?P<t>{_IDENT})", text, re.I)
+    if not match or not _plain(match["t"]):
+        return None
+    rest = text[match.end() :]
+    columns = [
+        f"{m['c']} {' '.join((m['t1'] or m['t2']).split()).upper()}"
+        for m in _COLUMN_DEF.finditer(rest)
+        if _plain(m["c"])
+    ]
+    return f"CREATE TABLE {match['t']} ({', '.join(columns)})" if columns else None

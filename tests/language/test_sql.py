@@ -1,0 +1,96 @@
+"""SQL statements a clause spells out (language/sql.py), run on a real SQLite database."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+
+from toolweave.language.parameters import sql_kinds
+from toolweave.language.sql import statement
+
+
+@pytest.fixture
+def db() -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(
+        """
+        CREATE TABLE staff (id INTEGER PRIMARY KEY, name TEXT, town TEXT, salary REAL);
+        INSERT INTO staff (name, town, salary) VALUES
+            ('Ana Lima', 'Porto', 30.5), ('Ben Ode', 'Graz', 20), ('Cy Park', 'Porto', 10);
+        """
+    )
+    yield connection
+    connection.close()
+
+
+def made(text: str, kinds: tuple[str, ...] | None = None) -> str | None:
+    found = statement(text, kinds) if kinds else statement(text)
+    return found[0] if found else None
+
+
+def test_a_read_with_a_condition_keeps_the_rows_asked_for(db: sqlite3.Connection) -> None:
+    for text in (
+        "who in the staff table has Porto as their town?",
+        "list everyone in the staff table whose town is Porto",
+    ):
+        sql = made(text)
+        assert sql == "SELECT * FROM staff WHERE town = 'Porto'"
+        assert [row[1] for row in db.execute(sql)] == ["Ana Lima", "Cy Park"]
+
+
+def test_aggregates_over_a_named_column(db: sqlite3.Connection) -> None:
+    assert db.execute(made("add up the salary column of staff") or "").fetchone() == (60.5,)
+    assert made("what is the highest staff.salary?") == "SELECT MAX(salary) FROM staff"
+    assert made("how many rows does the staff table have") == "SELECT COUNT(*) FROM staff"
+    # No column named: the whole table, for the answer to read.
+    assert made("what is the total pay in the staff table?") == "SELECT * FROM staff"
+
+
+def test_an_insert_copies_each_value_exactly(db: sqlite3.Connection) -> None:
+    sql = made("put a row into the staff table: name Dara O'Hara, town Cork, salary 12.25")
+    assert sql is not None
+    db.execute(sql)
+    row = db.execute("SELECT name, town, salary FROM staff WHERE town = 'Cork'").fetchone()
+    assert row == ("Dara O'Hara", "Cork", 12.25)
+    assert made("new row in staff - name: Eve Ng, email: eve.ng@example.org") == (
+        "INSERT INTO staff (name, email) VALUES ('Eve Ng', 'eve.ng@example.org')"
+    )
+
+
+def test_update_delete_and_create(db: sqlite3.Connection) -> None:
+    sql = made("in the staff table, set the salary for id 2 to 21.5")
+    assert sql == "UPDATE staff SET salary = 21.5 WHERE id = 2"
+    db.execute(sql)
+    assert db.execute("SELECT salary FROM staff WHERE id = 2").fetchone() == (21.5,)
+    assert made("remove the row with town Graz from the staff table") == (
+        "DELETE FROM staff WHERE town = 'Graz'"
+    )
+    sql = made("make a table named rooms with columns id (integer primary key) and floor (int)")
+    assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INT)"
+    db.execute(sql)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "delete everything from the staff table",  # no condition: it would empty the table
+        "set the salary of Ana to 5",  # which table?
+        "add a new person to the staff table",  # no values
+        "select the people from Porto",  # no table named
+        "insert Fay (fay@example.org) from Oslo into staff",  # values without their columns
+    ],
+)
+def test_what_is_not_spelled_out_is_not_made(text: str) -> None:
+    assert made(text) is None
+
+
+def test_a_parameter_takes_the_statements_its_words_name() -> None:
+    assert sql_kinds("query", {"description": "SELECT SQL query to execute"}) == ("select",)
+    assert sql_kinds("sql", {"description": "A read-only statement"}) == ("select",)
+    assert sql_kinds("query", {"description": "CREATE TABLE SQL statement"}) == ("create",)
+    assert len(sql_kinds("query", {"description": "SQL query to execute"})) == 5
+    assert sql_kinds("query", {"description": "Search words"}) == ()
+    # A statement of another kind than the parameter takes is not made for it.
+    assert made("add to the staff table: name Gil, town Faro", ("select",)) is None
