@@ -33,7 +33,7 @@ async def test_the_expected_calls_pass_every_check(settings: Settings) -> None:
     rows, results = await run_servers_eval(settings, ["dev", "test"], gold=True, data=SUITE)
     assert [(r.task, r.problems) for r in results if not r.success] == []
     assert [(row.split, row.requests, row.success) for row in rows] == [
-        ("dev", 2, 1.0),
+        ("dev", 3, 1.0),
         ("test", 3, 1.0),
     ]
 
@@ -84,3 +84,7 @@ async def test_asking_writes_the_quoted_text_to_the_quoted_path(settings: Settin
     write = next(r for r in results if r.task == "fs-write")
     assert write.success, write.problems
     assert write.unrequested == [] and write.invented == []
+    # The row the request spells out, on mcp-server-sqlite: the statement read from it.
+    insert = next(r for r in results if r.task == "sqlite-insert-spelled-out")
+    assert insert.success, insert.problems
+    assert insert.unrequested == [] and insert.invented == []

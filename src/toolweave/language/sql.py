@@ -12,6 +12,7 @@ small model writes it, and a statement it writes must have a statement's shape (
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
 from toolweave.types import Span
@@ -77,10 +78,12 @@ def statement(text: str, kinds: tuple[str, ...] = STATEMENT_KINDS) -> tuple[str,
 
 
 def _kind(text: str) -> str:
+    """The statement the clause's verb asks for: a change it does not spell out is no read
+    ("update Emma's city in the users table")."""
     lowered = text.lower()
     if re.search(r"\b(?:create|make|add)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
         return "create"
-    if _UPDATE.search(text):
+    if re.search(r"\b(?:update|set|change|modify|edit|replace)\b", lowered):
         return "update"
     if _DELETE.search(text):
         return "delete"
@@ -140,9 +143,15 @@ def _select(text: str) -> str | None:
 
 
 def _insert(text: str) -> str | None:
-    table = _table(text, into=True)
-    pairs = [(m["c"], m["v"]) for m in _PAIR.finditer(text) if _plain(m["c"])]
-    if not table or len(pairs) < 2 or len({c for c, _ in pairs}) < len(pairs):
+    text = text.rstrip(" .!?")
+    table, found = _table(text, into=True), list(_PAIR.finditer(text))
+    # One list to the end of the clause: a value it cannot read ("city Dublin please") would
+    # otherwise be left out of the row.
+    whole = all(a.end() == b.start() for a, b in pairwise(found))
+    if not table or len(found) < 2 or not whole or found[-1].end() != len(text):
+        return None
+    pairs = [(m["c"], m["v"]) for m in found]
+    if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
         return None
     columns = ", ".join(c for c, _ in pairs)
     values = ", ".join(_literal(v) for _, v in pairs)
