@@ -12,6 +12,7 @@ from toolweave.language.binding import (
     other_kind_of_path,
     value_sets,
 )
+from toolweave.language.parameters import options
 from toolweave.types import ToolSpec
 
 TODAY = date(2026, 11, 22)
@@ -236,3 +237,17 @@ def test_a_timestamp_takes_a_date_never_a_path() -> None:
         "repo_path": "/srv/repo",
         "start_timestamp": "2024-01-15",
     }
+
+
+def test_options_a_description_lists_are_a_closed_set() -> None:
+    """mcp-server-git's `branch_type` lists its options in words, with no `enum`."""
+    said = "Whether to list local branches ('local'), remote branches ('remote') or all ('all')."
+    schema = {
+        "properties": {"branch_type": {"type": "string", "description": said}},
+        "required": ["branch_type"],
+    }
+    assert bound(schema, "list the remote branches") == {"branch_type": "remote"}
+    assert bound(schema, "a branch called hotfix-1.0.1") == {}
+    # Examples are no options.
+    when = "A date, e.g. 'today' or 'yesterday'."
+    assert options({"type": "string", "description": when}) == []

@@ -22,6 +22,7 @@ from toolweave.language.parameters import (
     ROLE_PREPOSITIONS,
     json_type,
     may_be_written,
+    options,
     param_kind,
     place_role,
     sql_kinds,
@@ -364,7 +365,7 @@ def _extract_one(
         conversion = values.conversions[0]
         return (conversion.source if kind == "unit_from" else conversion.target), None
     if kind == "enum":
-        return _enum_value(prop["enum"], clause.text)
+        return _enum_value(options(prop), clause.text)
     if kind == "expression":
         return values.expression, None
     if kind == "revision":
@@ -390,11 +391,13 @@ def _revision(text: str) -> Found:
     return None, None
 
 
-def _enum_value(options: list[Any], text: str) -> Found:
-    lowered = text.lower()
-    for option in options:
-        if isinstance(option, str) and (at := lowered.find(option.lower())) >= 0:
-            return option, Span(start=at, end=at + len(option))
+def _enum_value(choices: list[Any], text: str) -> Found:
+    """The first option the clause says as a word of its own ("all", not the end of "called")."""
+    for option in choices:
+        if isinstance(option, str) and option.strip():
+            match = re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.IGNORECASE)
+            if match:
+                return option, Span(start=match.start(), end=match.end())
     return None, None
 
 

@@ -74,7 +74,7 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "unit_from"
     if "unit" in words and any(w in readable for w in ("to", "target")):
         return "unit_to"
-    if prop.get("enum"):
+    if options(prop):
         return "enum"
     if readable.split()[-1:] and readable.split()[-1] in IDENTIFIER_WORDS:
         return "string"
@@ -99,6 +99,23 @@ def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
     if names & EMAIL_WORDS or prop.get("format") == "email":
         return "email"
     return "path" if names & PATH_WORDS else None
+
+
+# Options a description lists in quotes: "Whether to list local branches ('local'), remote
+# branches ('remote') or all branches ('all')". Examples ("e.g. 'yesterday'") are no options.
+_OPTION = re.compile(r"'([\w-]+)'")
+_EXAMPLES = re.compile(r"\b(?:e\.g\.|eg\b|for example|such as|like)", re.I)
+
+
+def options(prop: dict[str, Any]) -> list[Any]:
+    """The closed set of values the parameter takes: its `enum`, or the options its
+    description lists."""
+    if prop.get("enum"):
+        return list(prop["enum"])
+    said = str(prop.get("description") or "")
+    found = list(dict.fromkeys(_OPTION.findall(said)))
+    choice = re.search(r"\b(?:or|one of|either)\b", said) and not _EXAMPLES.search(said)
+    return found if len(found) >= 2 and choice else []
 
 
 def place_role(name: str) -> str | None:

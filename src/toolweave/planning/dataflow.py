@@ -32,6 +32,7 @@ from toolweave.language.parameters import (
     LOCATOR_KINDS,
     changes_things,
     json_type,
+    options,
     param_kind,
     place_role,
 )
@@ -187,7 +188,7 @@ class _Linker:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
         # A closed set of values ("messageType": error, debug ...) is no result.
-        pointable = (alone or name.lower() in CONTENT_NAMES) and "enum" not in prop
+        pointable = (alone or name.lower() in CONTENT_NAMES) and not options(prop)
         if earlier and pointable and refers_back(step.clause.text):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
