@@ -100,6 +100,23 @@ def test_a_change_the_clause_gives_the_values_for_wins() -> None:
     assert bound(text, (create, 0.280), (write, 0.132)) == "write_query"
 
 
+def test_a_file_the_change_has_no_place_for_is_staged_first() -> None:
+    """mcp-server-git's schemas: `git_commit` takes no file, `git_add` takes "app.py"."""
+    repo = {"repo_path": STRING}
+    commit = tool("git_commit", repo | {"message": STRING})
+    add = tool("git_add", repo | {"files": {"type": "array", "items": STRING}})
+    ranked = [Candidate(tool=commit, score=0.30), Candidate(tool=add, score=0.20)]
+
+    def planned(text: str) -> list[str]:
+        clauses = [clause_of(0, text, TODAY)]
+        plan = plan_steps(clauses, [ranked], min_score=0.28, fallback=SEARCH)
+        return [s.tool for s in plan.steps]
+
+    text = 'Commit app.py in /srv/repo with the message "Fix the units"'
+    assert planned(text) == ["git_add", "git_commit"]
+    assert planned('commit in /srv/repo, message "Fix"') == ["git_commit"]  # nothing to stage
+
+
 def test_nothing_fits_below_the_threshold() -> None:
     assert bound("who won the 1998 world cup", (GET_SUM, 0.1)) == "search"
 

@@ -479,6 +479,30 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
 _FOLDER_NOUNS = FOLDER_WORDS | {"directories", "folders", "dirs"}
 
 
+def files_left(tool: ToolSpec, clause: Clause) -> list[Locator]:
+    """The files the clause names that the tool has no parameter for: "commit app.py" and
+    `git_commit(repo_path, message)`."""
+    properties = tool.input_schema.get("properties") or {}
+    kinds = _kinds(properties, values_of(clause))
+    if any(k == "paths" or (k == "path" and not _names_folder(n)) for n, k in kinds.items()):
+        return []
+    paths = [x for x in values_of(clause).locators if x.kind == "path"]
+    return [x for x in paths if _FILE_NAME.search(x.value)]
+
+
+def gives_all(tool: ToolSpec, clause: Clause, paths: list[Locator]) -> bool:
+    """Whether the clause gives every required value of the tool, all of `paths` used."""
+    filled = extract_arguments(tool.input_schema, clause)
+    required = tool.input_schema.get("required") or []
+    given = [v for value in filled.arguments.values() for v in _listed(value)]
+    used = all(x.value in given or x.joined in given for x in paths)
+    return used and all(filled.origins.get(n) == "extracted" for n in required)
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
 def feasibility(tool: ToolSpec, clause: Clause) -> float:
     """How well the clause's specific values fit the tool, from 0 to 1: the share of its
     required parameters they fill, averaged with the share of the values the tool would use."""

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from toolweave.language.binding import value_sets, values_of
+from toolweave.language.binding import files_left, gives_all, value_sets, values_of
 from toolweave.language.cues import asks_to_change, points_at, refers_back
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
@@ -89,6 +89,16 @@ def plan_steps(
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
         problem = "no connected tool fits this part of the question"
+        if tool and (first := _needed_first(tool, clause, ranked)):
+            steps.append(
+                Step(
+                    id=f"s{clause.index + 1}-first",
+                    clause=clause,
+                    server=first.tool.server,
+                    tool=first.tool.name,
+                    candidates=[first],
+                )
+            )
         steps.append(
             Step(
                 id=f"s{clause.index + 1}",
@@ -104,6 +114,26 @@ def plan_steps(
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Candidate | None:
+    """A change the clause's change needs first: "commit app.py" stages app.py (`git_add`),
+    since `git_commit` takes no file. Another tool of the same server that changes things,
+    takes the files the chosen one has no parameter for, and is given all it needs."""
+    files = files_left(tool, clause) if changes_things(tool) else []
+    if not files:
+        return None
+    return next(
+        (
+            c
+            for c in ranked
+            if c.tool.server == tool.server
+            and c.tool.key != tool.key
+            and changes_things(c.tool)
+            and gives_all(c.tool, clause, files)
+        ),
+        None,
+    )
 
 
 def _about_the_result(
