@@ -336,3 +336,28 @@ def test_a_closed_set_of_values_takes_no_result() -> None:
     message.input_schema["properties"]["messageType"]["enum"] = ["error", "debug"]
     steps = [("fetch http://x.test/a", fetcher), ("annotate it", message)]
     assert linked_steps("fetch http://x.test/a and annotate it", *steps)[1].arguments == {}
+
+
+def test_a_change_acts_on_no_place_a_result_gives() -> None:
+    """ "... then add 445 to that", the sum's text had been the path `write_file` wrote to."""
+    adder = tool("everything", "get-sum", {"a": "number", "b": "number"}, {"content": STRING})
+    writer = tool("fs", "write_file", {"path": "string", "content": "string"})
+    steps = [("sum 1234 and 4321", adder), ("write 445 to that", writer)]
+    write = linked_steps("sum 1234 and 4321 and then write 445 to that", *steps)[1]
+    assert "path" not in write.arguments
+    # A read may go where a result points.
+    reader = tool("fs", "read_text_file", {"path": "string"})
+    steps = [("sum 1234 and 4321", adder), ("read that", reader)]
+    assert linked_steps("sum 1234 and 4321, then read that", *steps)[1].arguments == {
+        "path": "{{s1.result.content}}"
+    }
+
+
+def test_a_deletion_takes_no_list_from_a_result() -> None:
+    """ "the peanut allergy note on Bob is wrong, delete it" after `open_nodes` had deleted all
+    of Bob's relations (a run with LLM-written example queries in the index)."""
+    nodes = tool("memory", "open_nodes", {"names": "array"}, {"relations": {"type": "array"}})
+    delete = tool("memory", "delete_relations", {"relations": "array"})
+    question = "the peanut allergy note on Bob is wrong, delete it"
+    steps = [("the peanut allergy note on Bob is wrong", nodes), ("delete it", delete)]
+    assert linked_steps(question, *steps)[1].arguments == {}

@@ -186,6 +186,14 @@ _CHANGING = {"write", "delete", "remove", "update", "move", "rename", "set", "se
 _CHANGING |= {"edit", "append", "drop", "reset", "checkout", "push", "post", "put", "patch"}
 
 
+_DELETING = {"delete", "remove", "drop", "clear", "purge", "erase", "destroy"}
+
+
+def deletes(tool: ToolSpec) -> bool:
+    """Whether the tool's name says it deletes something."""
+    return bool(set(readable_name(tool.name).split()) & _DELETING)
+
+
 def changes_things(tool: ToolSpec) -> bool:
     """Whether the tool says (annotations) or its name says it changes something."""
     if tool.hints.read_only is True:

@@ -31,6 +31,7 @@ from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
     changes_things,
+    deletes,
     json_type,
     options,
     param_kind,
@@ -170,6 +171,11 @@ class _Linker:
         return None
 
     def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links, *, alone: bool) -> None:
+        prop = _properties(tool).get(name, {})
+        if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
+            return  # what a change acts on is where the user says: never a result's text
+        if deletes(tool) and json_type(prop) == "array":
+            return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
         earlier = [  # the nearest first
             s
             for s in reversed(self.steps)
@@ -180,7 +186,6 @@ class _Linker:
             if match and links.may_serve(match.role, producer.id):
                 self._refer(step, name, producer, match, links)
                 return
-        prop = _properties(tool).get(name, {})
         kind = json_type(prop)
         for producer in earlier:
             named = self._mentioned(producer, step.clause.text, kind, links)
