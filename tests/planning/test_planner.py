@@ -152,3 +152,6 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     assert steps(FETCH, "tell me its meta description") == ["fetch"]
     assert steps(FETCH, "tell me the meta description") == ["fetch", "get-annotated-message"]
     assert steps(SEARCH, "tell me its meta description") == ["search", "get-annotated-message"]
+    # A clause that says what a fitting tool does calls it (NESTFUL: "... and decode it").
+    message = tool("decode_message", {"messageType": STRING}, read_only=True)
+    assert steps(FETCH, "decode it") == ["fetch", "decode_message"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolweave.language.binding import files_left, gives_all, value_sets, values_of
-from toolweave.language.cues import asks_to_change, points_at, refers_back
+from toolweave.language.cues import asks_to_change, names_what_it_does, points_at, refers_back
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
@@ -83,7 +83,7 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
-        if steps and _about_the_result(clause, steps[-1], bool(fitting), fallback):
+        if steps and _about_the_result(clause, steps[-1], fitting, fallback):
             continue  # "fetch X and tell me what it says": the answer is the earlier result
         tool = fitting[0].tool if fitting else fallback
         best = fits[fitting[0].tool.key] if fitting else 0.0
@@ -137,15 +137,17 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
 
 
 def _about_the_result(
-    clause: Clause, before: Step, fitting: bool, fallback: ToolSpec | None
+    clause: Clause, before: Step, fitting: list[Candidate], fallback: ToolSpec | None
 ) -> bool:
     """Whether the clause asks about the previous step's result, not for a call: it points back
-    and no tool fits, or a tool's result comes before and the clause gives no values and asks
-    for no change ("fetch <url> and tell me its title", "and summarize it"). After a search, "its
-    population" is a question of its own."""
+    and no tool fits, or a tool's result comes before and the clause gives no values, asks for
+    no change and says no word of a fitting tool's name ("fetch <url> and tell me its title",
+    "and summarize it"; "... and decode it" calls `decode`). After a search, "its population" is
+    a question of its own."""
     if not fitting:
         return refers_back(clause.text)
-    own = values_of(clause).count or asks_to_change(clause.text)
+    named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
+    own = values_of(clause).count or asks_to_change(clause.text) or named
     after_tool = fallback is None or before.key != fallback.key
     return after_tool and not own and refers_back(clause.text, possessive=True)
 
