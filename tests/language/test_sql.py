@@ -82,6 +82,7 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
         "insert Fay (fay@example.org) from Oslo into staff",  # values without their columns
         "add to the staff table: name Gus, town Cork please",  # a value it cannot read
         "update Ana Lima's town in the staff table",  # a change not spelled out is no read
+        "drop the staff table",
     ],
 )
 def test_what_is_not_spelled_out_is_not_made(text: str) -> None:

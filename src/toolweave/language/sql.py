@@ -89,6 +89,8 @@ def _kind(text: str) -> str:
         return "delete"
     if re.search(r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b", lowered):
         return "insert"
+    if re.search(r"\b(?:drop|truncate|alter|rename|clear|empty|wipe)\b", lowered):
+        return "other"  # a change made here never: no statement at all
     return "select"
 
 
