@@ -133,9 +133,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
         evidence += NAME_WEIGHT * verbs
-        # The nouns count where the clause gives the tool's values: "percentage" alone asks
+        # The nouns count as far as the clause gives the tool's values: "percentage" alone asks
         # for no calculator.
-        nouns = NAME_WEIGHT * others if feasible > 0 else 0.0
+        nouns = NAME_WEIGHT * others * feasible
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and change_asked:
