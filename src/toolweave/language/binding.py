@@ -482,12 +482,11 @@ _FOLDER_NOUNS = FOLDER_WORDS | {"directories", "folders", "dirs"}
 def files_left(tool: ToolSpec, clause: Clause) -> list[Locator]:
     """The files the clause names that the tool has no parameter for: "commit app.py" and
     `git_commit(repo_path, message)`."""
-    properties = tool.input_schema.get("properties") or {}
-    kinds = _kinds(properties, values_of(clause))
+    values = values_of(clause)
+    kinds = _kinds(tool.input_schema.get("properties") or {}, values)
     if any(k == "paths" or (k == "path" and not _names_folder(n)) for n, k in kinds.items()):
         return []
-    paths = [x for x in values_of(clause).locators if x.kind == "path"]
-    return [x for x in paths if _FILE_NAME.search(x.value)]
+    return [x for x in values.locators if x.kind == "path" and _FILE_NAME.search(x.value)]
 
 
 def gives_all(tool: ToolSpec, clause: Clause, paths: list[Locator]) -> bool:

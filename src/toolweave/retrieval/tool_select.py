@@ -89,18 +89,15 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec]) -> list[str]:
     clause gives ("... in the users table whose city is Lyon" and `read_query`, whose query it
     spells out): `fit` weighs them too."""
     text = clause if isinstance(clause, str) else clause.text
-    change = asks_to_change(text)
-
-    def wanted(tool: ToolSpec) -> bool:
-        if change:
-            return changes_things(tool) and asks_for_action(tool, text) is True
-        if isinstance(clause, str) or changes_things(tool):
-            return False
-        return feasibility(tool, clause) >= 1.0
-
-    found = [t for t in rest if wanted(t)]
-    if not isinstance(clause, str):  # the tools the clause's values fill first
-        found.sort(key=lambda t: -feasibility(t, clause))
+    if asks_to_change(text):
+        found = [t for t in rest if changes_things(t) and asks_for_action(t, text) is True]
+    else:
+        found = [] if isinstance(clause, str) else [t for t in rest if not changes_things(t)]
+    if isinstance(clause, Clause):  # the tools the clause's values fill first
+        scores = {t.key: feasibility(t, clause) for t in found}
+        if not asks_to_change(text):
+            found = [t for t in found if scores[t.key] >= 1.0]
+        found.sort(key=lambda t: -scores[t.key])
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
