@@ -28,6 +28,7 @@ from typing import Any
 
 from toolweave.answer import make_answerer
 from toolweave.catalog.connections import ServerPool
+from toolweave.catalog.contents import Contents
 from toolweave.catalog.sources import load_catalogue
 from toolweave.errors import InputError
 from toolweave.execution.executor import run_plan
@@ -39,6 +40,7 @@ from toolweave.index import SyncReport, ToolIndex, augmentation_for, open_index,
 from toolweave.index.build import Progress as IndexProgress
 from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
+from toolweave.language.parameters import changes_things
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
@@ -150,6 +152,7 @@ class Engine:
         self.index = index
         self.graph = graph or ToolGraph()  # in memory when not given: learns nothing lasting
         self.retriever = ToolRetriever(index, embedder, RetrievalOptions())
+        self.contents = Contents(index.folder)  # what each server holds, sampled when it starts
         self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
         self._synced: set[str] = set()  # servers whose current tools the index holds
         self._indexed: list[ToolSpec] | None = None  # the index's tools, read once per sync
@@ -225,6 +228,13 @@ class Engine:
             ready = {s.name for s in self.servers if s.state == "ready"} - self._synced
             if ready:
                 self.last_sync = await self._sync(ready)
+        if ready:
+            await self._sample(ready)
+
+    async def _sample(self, servers: set[str]) -> None:
+        """What these ready servers hold now (`Contents`), unless sampling is turned off."""
+        if self.settings.mcp.sample_contents:
+            await self.contents.sample(self.pool, self.pool.tools, servers)
 
     # -- the catalogue -------------------------------------------------------------------------
 
@@ -335,7 +345,8 @@ class Engine:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
         async with self._index_lock:
-            return await rank_tools(self.retriever, self.candidates(), clauses, k=k)
+            held = self.contents.held()
+            return await rank_tools(self.retriever, self.candidates(), clauses, k=k, held=held)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -384,8 +395,18 @@ class Engine:
             await self._learn(answer, options.source)
         if self.settings.graph.learn and not options.dry_run and counted:
             await asyncio.to_thread(self.graph.record, counted, run=answer.trace_id)
+        if changed := self._changed_servers(answer):
+            await self._sample(changed)  # "add Dana Kim to memory": Dana Kim is held now
         emit(Finished(answer))
         return answer
+
+    def _changed_servers(self, answer: Answer) -> set[str]:
+        tools = {t.key: t for t in self.pool.tools}
+        return {
+            o.server
+            for o in answer.observations
+            if o.ok and o.called and o.key in tools and changes_things(tools[o.key])
+        }
 
     async def _learn(self, answer: Answer, source: str) -> None:
         """What a successful run teaches the index; its servers sync before the next ranking."""
@@ -539,7 +560,13 @@ class Engine:
         async def reflect(step: Step) -> list[Candidate]:
             """The index searched again with the step's own words, deeper than its shortlist."""
             async with self._index_lock:
-                ranked = await rank_tools(self.retriever, tools, [step.clause], k=REFLECT_DEPTH)
+                ranked = await rank_tools(
+                    self.retriever,
+                    tools,
+                    [step.clause],
+                    k=REFLECT_DEPTH,
+                    held=self.contents.held(),
+                )
             return ranked[0]
 
         async def stand_ins(step: Step) -> list[Candidate]:

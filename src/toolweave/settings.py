@@ -79,6 +79,9 @@ class MCPSettings(_Section):
     # Reconnect a crashed or failed server, waiting 0.5 s, 1 s, 2 s ... up to max_backoff_s.
     reconnect: bool = True
     max_backoff_s: float = Field(30.0, gt=0)
+    # Learn the names each server holds (tables, entities) from its argument-free listing tools
+    # (list_*, read_*) when it starts and after a question changed it (catalog/contents.py).
+    sample_contents: bool = True
 
 
 class IndexSettings(_Section):

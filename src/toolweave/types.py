@@ -244,6 +244,7 @@ class Candidate(_Model):
     tool: ToolSpec
     score: float
     matched: str = ""
+    holds: bool = False  # its server holds something the clause names (catalog/contents.py)
 
 
 class ProblemKind(StrEnum):

@@ -88,3 +88,24 @@ async def test_asking_writes_the_quoted_text_to_the_quoted_path(settings: Settin
     insert = next(r for r in results if r.task == "sqlite-insert-spelled-out")
     assert insert.success, insert.problems
     assert insert.unrequested == [] and insert.invented == []
+
+
+HELD = """
+tasks:
+  - id: memory-read
+    split: dev
+    kind: read
+    asks: ["what do you know about Bob?"]
+    calls:
+      - tool: memory.open_nodes|memory.search_nodes|memory.read_graph
+    answer: [likes tea]
+"""
+
+
+async def test_a_name_the_memory_graph_holds_sends_the_question_to_it(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Nothing in server-memory's tool descriptions says it knows Bob; its `read_graph` listing,
+    sampled when it starts, does (catalog/contents.py)."""
+    _, [result] = await run_servers_eval(settings, ["dev"], data=suite(tmp_path, HELD))
+    assert result.success, (result.calls, result.problems)

@@ -249,3 +249,14 @@ async def test_sql_the_model_writes_must_be_a_statement() -> None:
         WRITE_QUERY, c("set the amount of order 4 to 5.75"), ScriptedLLM(f'{{"query": "{sql}"}}')
     )
     assert filled.problem is None and filled.arguments == {"query": sql}
+
+
+async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:
+    """Seen on mcp-server-sqlite: describe_table(table_name="users.please.name.frank...")."""
+    describe = tool({"table_name": STRING}, ["table_name"], name="describe_table")
+    request = "new row in users please - name: Frank O'Neil, email: frank@example.com"
+    llm = ScriptedLLM('{"table_name": "users.please.name.frank.oneil.email.frank@example.com"}')
+    filled = await fill_arguments(describe, c(request), llm)
+    assert filled.problem is not None and "needs the table name" in filled.problem.text
+    filled = await fill_arguments(describe, c(request), ScriptedLLM('{"table_name": "users"}'))
+    assert filled.problem is None and filled.arguments == {"table_name": "users"}

@@ -134,6 +134,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert not asks_to_change("what is in a.txt") and not asks_to_change("echo hello")
     assert asks_to_change('In /srv/todo.md, change "leaking tap" to "kitchen tap"')
     assert not asks_to_change("in the repo, what changed?")
+    # A relation linked and a fact noted are changes to a knowledge graph.
+    assert asks_to_change("link Carol to Initech") and asks_to_change("note in memory that Al is 3")
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from toolweave.language import clause_of
-from toolweave.language.records import names_in, records
+from toolweave.language.records import names_in, records, servers_named
 
 TODAY = date(2026, 11, 22)
 STRING = {"type": "string"}
@@ -78,3 +78,19 @@ def test_a_description_is_no_relation() -> None:
         "save the bakery's address under the name Rosa's Bakery",
     ):
         assert made(RELATIONS, text) == {}
+
+
+def test_a_server_is_named_by_a_whole_name_it_holds() -> None:
+    held = {"memory": ["Bob", "Project Falcon"], "db": ["users", "id"]}
+
+    def named(text: str) -> set[str]:
+        return servers_named(clause_of(0, text, TODAY), held)
+
+    assert named("What do you know about Bob?") == {"memory"}
+    assert named("save Bob's phone number") == {"memory"}
+    assert named("when is the project falcon deadline") == {"memory"}
+    assert named("which users in the users table live in Lyon?") == {"db"}
+    # Part of a longer name or word, or too short to tell: not held.
+    assert named("Change Bob Chen's email") == set()
+    assert named("ask Big Bob about Bobby") == set()
+    assert named("what is the id of this?") == set()

@@ -235,6 +235,18 @@ def test_ties_are_ranked_the_same_in_every_process(tmp_path: Path) -> None:
     assert weather == sorted(weather)  # tied scores in key order
 
 
+def decoys(words: str) -> list[ToolSpec]:
+    """Eight tools whose descriptions say the question's words, to rank above the one wanted."""
+    return [ToolSpec(server="m", name=f"t{i}", description=f"{words} {i}.") for i in range(8)]
+
+
+async def retriever_over(folder: Path, tools: list[ToolSpec]) -> ToolRetriever:
+    embedder = HashingEmbedder()
+    index = ToolIndex(folder, embedder_id=embedder.id, dim=embedder.dim)
+    await sync_index(index, embedder, tools)
+    return ToolRetriever(index, embedder, RetrievalOptions())
+
+
 async def test_a_tool_whose_every_value_the_clause_gives_is_a_candidate(tmp_path: Path) -> None:
     """Beyond the k best, an analysed clause brings the read-only tools it fills whole: a
     terse description ranks `read_query` low for a question about a table's rows."""
@@ -245,14 +257,8 @@ async def test_a_tool_whose_every_value_the_clause_gives_is_a_candidate(tmp_path
         description="Execute a statement.",
         input_schema={"properties": sql, "required": ["query"]},
     )
-    others = [
-        ToolSpec(server="m", name=f"t{i}", description=f"Who in the staff town table {i}.")
-        for i in range(8)
-    ]
-    embedder = HashingEmbedder()
-    index = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
-    await sync_index(index, embedder, [read, *others])
-    retriever = ToolRetriever(index, embedder, RetrievalOptions())
+    others = decoys("Who in the staff town table")
+    retriever = await retriever_over(tmp_path, [read, *others])
     [clause] = analyse("who in the staff table has Bergen as their town?", date(2026, 1, 5)).clauses
 
     def keys(ranked: list[list[Candidate]]) -> list[str]:
@@ -262,3 +268,23 @@ async def test_a_tool_whose_every_value_the_clause_gives_is_a_candidate(tmp_path
         await rank_tools(retriever, [read, *others], [clause.text], k=3)
     )
     assert "db.read_query" in keys(await rank_tools(retriever, [read, *others], [clause], k=3))
+
+
+async def test_the_tools_of_a_server_that_holds_what_the_clause_names_are_candidates(
+    tmp_path: Path,
+) -> None:
+    """A server that holds a name the clause gives (catalog/contents.py) brings its reading
+    tools beyond the k best, marked, so `fit` weighs them: nothing in a knowledge graph's tool
+    descriptions says it knows Bob."""
+    graph = ToolSpec(server="graph", name="read_graph", description="Read the entire graph.")
+    others = decoys("What you know about people")
+    retriever = await retriever_over(tmp_path, [graph, *others])
+    [clause] = analyse("what do you know about Bob?", date(2026, 1, 5)).clauses
+
+    async def holding(held: dict[str, list[str]]) -> list[tuple[str, bool]]:
+        [ranked] = await rank_tools(retriever, [graph, *others], [clause], k=3, held=held)
+        return [(c.tool.key, c.holds) for c in ranked if c.tool.server == "graph"]
+
+    assert await holding({}) == []
+    assert await holding({"graph": ["Carol"]}) == []
+    assert await holding({"graph": ["Alice", "Bob"]}) == [("graph.read_graph", True)]

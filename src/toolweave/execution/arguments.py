@@ -24,6 +24,7 @@ from toolweave.language.parameters import (
     is_statement,
     json_type,
     may_be_written,
+    names_a_thing,
     param_kind,
     takes_sql,
 )
@@ -141,8 +142,8 @@ def _put_proposal(filled: Filled, name: str, proposed: Any, text: str) -> None:
 def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
     """The parameters whose generated values a user should have given: for a tool that changes
     things, any but SQL, code and classifications; for one that only reads, the numbers, dates,
-    times, paths and addresses (a timezone or SQL written from the request is fine, a URL or a
-    second number for "add 17 to a number" is not)."""
+    times, paths, addresses and names of things (a timezone or SQL written from the request is
+    fine, a URL, a table's name or a second number for "add 17 to a number" is not)."""
     properties = tool.input_schema.get("properties") or {}
     changes = changes_things(tool)
     invented = []
@@ -155,7 +156,7 @@ def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
             ):  # "CREATE TABLE SQL statement"; a table made up for "add a new user"
                 invented.append(readable_name(name))
             continue
-        if not changes and param_kind(name, prop) not in USER_KINDS:
+        if not changes and param_kind(name, prop) not in USER_KINDS and not names_a_thing(name):
             continue
         if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
             invented.append(readable_name(name))

@@ -131,6 +131,12 @@ INFERRED_WORDS = {"type", "kind", "category", "format", "encoding", "mode", "lan
 STATED_WORDS = {"relation", "relationship", "link", "edge", "predicate"}
 
 
+def names_a_thing(name: str) -> bool:
+    """A parameter for the name of a thing the user chose (`table_name`, `branch_name`): the
+    user's word for it, never a model's."""
+    return readable_name(name).split()[-1:] == ["name"]
+
+
 def may_be_written(name: str, prop: dict[str, Any]) -> bool:
     """Whether a value for this parameter may be written by the model, not copied from the
     user's words: SQL, a pattern, a classification."""

@@ -11,6 +11,7 @@ which the clause does not give is not made: the step agent, then the user, says 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from typing import Any
 
@@ -48,6 +49,29 @@ def names_in(clause: Clause) -> list[Quoted]:
             found.append(Quoted(start=start, end=start + len(value), value=value))
     quoted = [q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*", q.value)]
     return sorted(found + quoted, key=lambda name: name.start)
+
+
+def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:
+    """The servers holding something the clause names (catalog/contents.py): a held name written
+    as a whole, in any case, and not as part of a longer name ("Bob" in "Bob's phone", not in
+    "Bob Chen"; "users" in "the users table")."""
+    text, lowered = clause.text, clause.text.lower()
+    found = set()
+    for server, names in held.items():
+        for name in names:
+            if len(name) >= 3 and name.lower() in lowered and _named(text, name):
+                found.add(server)
+                break
+    return found
+
+
+def _named(text: str, name: str) -> bool:
+    for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+        before, after = text[: match.start()], text[match.end() :]
+        longer = re.search(rf"\b({_WORD})\s$", before)  # "Big Bob"; "Open Bob" is Bob
+        if (not longer or longer[1].lower() in _NOT_NAMES) and not re.match(r"\s[A-Z][a-z]", after):
+            return True
+    return False
 
 
 def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[Any], Span]]:

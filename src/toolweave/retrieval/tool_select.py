@@ -9,13 +9,14 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from toolweave.language.binding import feasibility, other_kind_of_path
 from toolweave.language.cues import asks_for_action, asks_to_change, names_what_it_does
 from toolweave.language.parameters import changes_things
+from toolweave.language.records import servers_named
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
@@ -25,6 +26,7 @@ from toolweave.types import Candidate, Clause, ToolSpec
 VALUE_WEIGHT = 0.2
 ACTION_WEIGHT = 0.05
 NAME_WEIGHT = 0.2
+HELD_WEIGHT = 0.2
 RANK_PENALTY = 0.01
 # Candidates per clause: enough that a tool whose values fit the clause is seen even when its
 # terse description ranks it low ("add 17 and 25": get_sum was fourth on the official servers).
@@ -43,9 +45,11 @@ async def rank_tools(
     vectors: np.ndarray | None = None,
     *,
     k: int = CANDIDATES,
+    held: Mapping[str, list[str]] | None = None,
 ) -> list[list[Candidate]]:
     """The k best connected tools for each clause, best first, with the segment that matched;
-    an analysed clause also brings the tools its values fit (`_asked_for`)."""
+    an analysed clause also brings the tools its values fit and those of the servers that hold
+    what it names (`held`, catalog/contents.py), beside `_asked_for`."""
     by_key = {t.key: t for t in tools}
     texts = [c if isinstance(c, str) else c.text for c in clauses]
     ranked = []
@@ -53,13 +57,15 @@ async def rank_tools(
         # A tool only BM25 found scores no more than the weakest tool dense search found.
         floor = min(ranking.cosine.values(), default=0.0)
         keys = [key for key in ranking.keys if key in by_key]
-        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]])
+        named = servers_named(clause, held) if held and isinstance(clause, Clause) else set()
+        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]], named)
         ranked.append(
             [
                 Candidate(
                     tool=by_key[key],
                     score=ranking.cosine.get(key, floor),
                     matched=ranking.evidence[key].segment,
+                    holds=by_key[key].server in named,
                 )
                 for key in chosen
             ]
@@ -83,19 +89,24 @@ async def alike(
     return [c for c, near in zip(others, likeness, strict=True) if near >= STAND_IN_LIKENESS]
 
 
-def _asked_for(clause: str | Clause, rest: list[ToolSpec]) -> list[str]:
+def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> list[str]:
     """Beyond the k best, the tools that do the change the clause asks for ("save the result in
     a.txt" and `write_file`, whose terse description ranks low), and those whose every value the
     clause gives ("... in the users table whose city is Lyon" and `read_query`, whose query it
-    spells out): `fit` weighs them too."""
+    spells out) or whose server holds what it names (`named`: "what do you know about Bob?" and
+    the memory server's reading tools): `fit` weighs them too."""
     text = clause if isinstance(clause, str) else clause.text
-    if asks_to_change(text):
-        found = [t for t in rest if changes_things(t) and asks_for_action(t, text) is True]
+    if change := asks_to_change(text):
+        found = []
+        for tool in rest:  # the change its words name, or one they allow on a server that holds
+            action = asks_for_action(tool, text) if changes_things(tool) else False
+            if action or (action is None and tool.server in named):
+                found.append(tool)
     else:
         found = [] if isinstance(clause, str) else [t for t in rest if not changes_things(t)]
     if isinstance(clause, Clause):  # the tools the clause's values fill first
-        scores = {t.key: feasibility(t, clause) for t in found}
-        if not asks_to_change(text):
+        scores = {t.key: feasibility(t, clause) + (t.server in named) for t in found}
+        if not change:
             found = [t for t in found if scores[t.key] >= 1.0]
         found.sort(key=lambda t: -scores[t.key])
     return [t.key for t in found[:ACTION_CANDIDATES]]
@@ -133,6 +144,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         # The nouns count as far as the clause gives the tool's values: "percentage" alone asks
         # for no calculator.
         nouns = NAME_WEIGHT * others * feasible
+    if candidate.holds:
+        evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and change_asked:

@@ -1,0 +1,44 @@
+"""What each server holds (catalog/contents.py): which tools are sampled, the names read from
+their listings, and the file that keeps them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from toolweave.catalog.contents import Contents, lists_everything, names_in_result
+from toolweave.types import ToolHints, ToolSpec
+
+
+def tool(name: str, required: list[str] | None = None, **hints: bool) -> ToolSpec:
+    schema = {"type": "object", "properties": {}, "required": required or []}
+    return ToolSpec(server="s", name=name, input_schema=schema, hints=ToolHints(**hints))
+
+
+def test_only_argument_free_listings_that_change_nothing_are_sampled() -> None:
+    assert lists_everything(tool("list_tables"))
+    assert lists_everything(tool("read_graph", read_only=True))
+    assert lists_everything(tool("listEntities"))
+    assert not lists_everything(tool("read_file", ["path"]))  # needs a value: not called
+    assert not lists_everything(tool("get-env"))  # not a listing: environment secrets stay put
+    assert not lists_everything(tool("list_and_purge", read_only=False))
+    assert not lists_everything(tool("read_queue", destructive=True))
+
+
+def test_names_come_from_the_name_fields_of_json_and_python_listings() -> None:
+    graph = {"entities": [{"name": "Bob", "observations": ["name: x"]}, {"name": "Acme Corp"}]}
+    assert names_in_result(json.dumps(graph, indent=2)) == ["Bob", "Acme Corp"]
+    assert names_in_result("[{'name': 'users'}, {'name': 'orders'}, {'name': 'users'}]") == [
+        "users",
+        "orders",
+    ]
+    assert names_in_result("Allowed directories:\n/srv/files") == []
+
+
+def test_what_was_sampled_is_kept_beside_the_index(tmp_path: Path) -> None:
+    contents = Contents(tmp_path)
+    contents.names = {"memory": ["Bob"]}
+    contents._save()
+    assert Contents(tmp_path).held() == {"memory": ["Bob"]}
+    (tmp_path / "contents.json").write_text("{not json")
+    assert Contents(tmp_path).held() == {}  # damaged: sampled again, not fatal
