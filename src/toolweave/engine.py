@@ -234,7 +234,8 @@ class Engine:
     async def _sample(self, servers: set[str]) -> None:
         """What these ready servers hold now (`Contents`), unless sampling is turned off."""
         if self.settings.mcp.sample_contents:
-            await self.contents.sample(self.pool, self.pool.tools, servers)
+            secrets = self._trace_policy.secrets
+            await self.contents.sample(self.pool, self.pool.tools, servers, secrets)
 
     # -- the catalogue -------------------------------------------------------------------------
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from toolweave.catalog.connections import ServerPool
 from toolweave.catalog.contents import Contents, lists_everything, names_in_result
 from toolweave.types import ToolHints, ToolSpec
 
@@ -42,3 +45,25 @@ def test_what_was_sampled_is_kept_beside_the_index(tmp_path: Path) -> None:
     assert Contents(tmp_path).held() == {"memory": ["Bob"]}
     (tmp_path / "contents.json").write_text("{not json")
     assert Contents(tmp_path).held() == {}  # damaged: sampled again, not fatal
+
+
+def list_people() -> str:
+    """List everyone in the address book."""
+    return json.dumps([{"name": "Bob"}, {"name": "sk-live-0123456789abcdef"}])
+
+
+def read_person(name: str) -> str:
+    """Read one person's entry."""
+    raise AssertionError("a tool that needs a value is never sampled")
+
+
+@pytest.mark.anyio
+async def test_a_server_is_sampled_through_a_real_mcp_session_without_secrets(
+    tmp_path: Path,
+) -> None:
+    native = {"book": [list_people, read_person]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        contents = Contents(tmp_path)
+        await contents.sample(pool, pool.tools, {"book"}, secrets=["sk-live-0123456789abcdef"])
+    assert contents.held() == {"book": ["Bob"]}
+    assert Contents(tmp_path).held() == {"book": ["Bob"]}

@@ -16,10 +16,11 @@ import asyncio
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from toolweave.catalog.connections import ServerPool
+from toolweave.secrets import mask_secrets
 from toolweave.types import ToolSpec
 
 FILE = "contents.json"
@@ -62,15 +63,22 @@ class Contents:
     def held(self) -> Mapping[str, list[str]]:
         return self.names
 
-    async def sample(self, pool: ServerPool, tools: Iterable[ToolSpec], servers: set[str]) -> None:
-        """Call the listing tools of `servers` and keep the names they return; a server whose
-        listings fail keeps what it held before."""
+    async def sample(
+        self,
+        pool: ServerPool,
+        tools: Iterable[ToolSpec],
+        servers: set[str],
+        secrets: Collection[str] = (),
+    ) -> None:
+        """Call the listing tools of `servers` and keep the names they return, but none that
+        holds a configured secret; a server whose listings fail keeps what it held before."""
         listing = [t for t in tools if t.server in servers and lists_everything(t)]
         outcomes = await asyncio.gather(*(_call(pool, t) for t in listing))
         found: dict[str, list[str]] = {}
         for tool, text in zip(listing, outcomes, strict=True):
             if text is not None:
-                found.setdefault(tool.server, []).extend(names_in_result(text))
+                names = [n for n in names_in_result(text) if mask_secrets(n, secrets) == n]
+                found.setdefault(tool.server, []).extend(names)
         for server, names in found.items():
             self.names[server] = list(dict.fromkeys(names))[:MAX_NAMES]
         if found:
