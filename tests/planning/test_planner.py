@@ -78,6 +78,17 @@ def test_a_noun_of_a_tools_name_alone_asks_for_no_tool() -> None:
     assert bound(text, (change, 0.10)) == "search"
 
 
+def test_the_noun_of_a_tool_whose_verb_is_unsaid_is_only_where_the_values_are() -> None:
+    """mcp-server-sqlite's names: "the users table" is where the rows are, it asks for no
+    `describe_table` (MiniLM ranked it first, 0.07 above `read_query`)."""
+    sql = {"query": {"type": "string", "description": "SELECT SQL query to execute"}}
+    read = tool("read_query", sql, read_only=True)
+    describe = tool("describe_table", {"table_name": STRING}, read_only=True)
+    text = "find everyone in the users table whose city is Lyon"
+    assert bound(text, (describe, 0.25), (read, 0.18)) == "read_query"
+    assert bound("describe the users table", (describe, 0.25), (read, 0.18)) == "describe_table"
+
+
 def test_a_noun_that_names_a_change_asks_for_none() -> None:
     text = "Show me config.py as it is in the latest commit of /tmp/repo"
     assert bound(text, (COMMIT, 0.40), (GIT, 0.35)) == "git_status"

@@ -158,6 +158,7 @@ _READS = {
     "show": {"show", "print", "display", "view"},
     "search": {"search", "find", "look", "grep"},
     "fetch": {"fetch", "download"},
+    "describe": {"describe", "schema", "structure", "columns"},
 }
 
 
@@ -174,6 +175,8 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     asked, stems = _verbs_said(text), {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     said = [w for w in words if _says(w, asked, stems)]
     verbs = sum(w in _ACTIONS or w in _READS for w in said)
+    if not verbs and any(w in _ACTIONS or w in _READS for w in words):
+        return 0.0, 0.0  # its verb unsaid, its nouns are where: "the orders table" describes none
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 
