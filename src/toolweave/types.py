@@ -236,6 +236,8 @@ class QuestionAnalysis(_Model):
     small_talk: bool = False
     # Clauses left out: they ask to follow instructions a file, page or result holds.
     declined: list[str] = Field(default_factory=list)
+    # A word that points at someone or something the question never names ("he", "that").
+    unresolved: str = ""
 
 
 class Candidate(_Model):

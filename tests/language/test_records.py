@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from toolweave.language import clause_of
-from toolweave.language.records import names_in, records, servers_named
+from toolweave.language.records import names_in, records, servers_named, unnamed_reference
 
 TODAY = date(2026, 11, 22)
 STRING = {"type": "string"}
@@ -94,3 +94,15 @@ def test_a_server_is_named_by_a_whole_name_it_holds() -> None:
     assert named("Change Bob Chen's email") == set()
     assert named("ask Big Bob about Bobby") == set()
     assert named("what is the id of this?") == set()
+
+
+def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
+    def pointing(*texts: str) -> str:
+        return unnamed_reference([clause_of(i, text, TODAY) for i, text in enumerate(texts)])
+
+    assert pointing("add a note to her entry in memory") == "her"
+    assert pointing("what is this in euros?") == "this"
+    assert pointing("Add Eve to memory", "she is a designer") == ""  # named before
+    assert pointing("Who founded the firm his father named?") == ""  # "who" is the person
+    assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun
+    assert pointing("fetch http://x.org/a.html", "tell me what it says") == ""  # a result

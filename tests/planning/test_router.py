@@ -73,6 +73,25 @@ def test_a_place_in_the_question_needs_no_clarification(text: str) -> None:
     assert route(analyse(text, TODAY), plan((text, WEATHER)), TOOLS).route == "single"
 
 
+def test_someone_or_something_the_question_never_names_is_asked_for() -> None:
+    """A tool never acts on a guess at who "he" is: the user is asked."""
+    note = ToolSpec(server="memory", name="add_observations", input_schema={"type": "object"})
+    tools = {**TOOLS, note.key: note, SEARCH.key: SEARCH}
+    for text, question in (
+        ("remember that he likes coffee", "Who do you mean by “he”?"),
+        ("what's that in London time?", "What do you mean by “that”?"),
+    ):
+        decision = route(analyse(text, TODAY), plan((text, note)), tools, search=SEARCH.key)
+        assert (decision.route, decision.clarification) == ("clarify", question)
+        # A search reads documents about whoever it is: nothing to ask.
+        decision = route(analyse(text, TODAY), plan((text, SEARCH)), tools, search=SEARCH.key)
+        assert decision.route == "iterative"
+    # Named in the question, or in the conversation before it: nothing to ask either.
+    for text, earlier in (("Add Dana Kim to memory: she is a nurse", ""), ("his email?", "Bob")):
+        analysis = analyse(text, TODAY, earlier)
+        assert route(analysis, plan((text, note)), tools).route == "single"
+
+
 def test_a_place_given_by_the_plan_needs_no_clarification() -> None:
     given = plan(
         ("where Ada lives", PERCENT), ("the weather there", WEATHER), depends={"s2": ["s1"]}

@@ -16,6 +16,7 @@ from datetime import date
 
 from toolweave.language.clauses import split_clauses
 from toolweave.language.cues import is_multi_hop, is_small_talk, split_deferral
+from toolweave.language.records import unnamed_reference
 from toolweave.language.values import read_values
 from toolweave.types import Clause, QuestionAnalysis
 
@@ -40,6 +41,7 @@ def analyse(question: str, today: date, earlier: str = "") -> QuestionAnalysis:
         values=read_values(question, today),
         multi_hop=is_multi_hop(question),
         small_talk=is_small_talk(question),
+        unresolved="" if earlier else unnamed_reference(clauses),
     )
 
 

@@ -51,6 +51,28 @@ def names_in(clause: Clause) -> list[Quoted]:
     return sorted(found + quoted, key=lambda name: name.start)
 
 
+# Words that point at a person, or at a thing, named before ("what's that in London time?").
+PERSON_WORDS = {"he", "him", "his", "she", "her", "hers"}
+_PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_WORDS)})\b", re.IGNORECASE)
+_WHO = re.compile(r"\bwho(?:se|m)?\b", re.IGNORECASE)
+_THING = re.compile(
+    r"^\W*what(?:'s|’s|\s+is)\s+(that|this|it)\s+(?:in|into|as|to)\b", re.IGNORECASE
+)
+
+
+def unnamed_reference(clauses: list[Clause]) -> str:
+    """The word a request points with at someone or something it never names ("remember that
+    he likes coffee", "what's that in London time?"), or "": only a user can say who or what."""
+    for i, clause in enumerate(clauses):
+        person = _PERSON.search(clause.text)
+        # "the man who founded the company his father named": the person is said before.
+        said = _WHO.search(clause.text[: person.start()]) if person else None
+        if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
+            return person.group()
+    thing = _THING.search(clauses[0].text) if clauses else None
+    return thing.group(1) if thing else ""
+
+
 def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:
     """The servers holding something the clause names (catalog/contents.py): a held name written
     as a whole, in any case, and not as part of a longer name ("Bob" in "Bob's phone", not in

@@ -26,6 +26,7 @@ from typing import Protocol
 from toolweave.errors import LLMError
 from toolweave.language.binding import extract_arguments
 from toolweave.language.parameters import param_kind
+from toolweave.language.records import PERSON_WORDS
 from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.models.structured import complete_json
@@ -96,6 +97,11 @@ def route(
     """`search` is the fallback search tool's key ("search.search"), "" for none."""
     if analysis.small_talk:
         return SMALL_TALK
+    word = analysis.unresolved
+    if word and any(s.key != search and s.problem is None for s in plan.steps):
+        asked = "Who" if word.lower() in PERSON_WORDS else "What"
+        why = f"the question points at “{word}” but does not say who or what that is"
+        return Decision(Route.CLARIFY, why, f"{asked} do you mean by “{word}”?")
     for step in plan.steps:
         tool = tools.get(step.key)
         if tool is not None and (missing := missing_user_inputs(step, tool)):
