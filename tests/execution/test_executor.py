@@ -40,6 +40,11 @@ def note(text: str) -> str:
     return f"noted: {text}"
 
 
+def delete_person(person: str) -> str:
+    """Delete a person from the address book"""
+    return f"deleted {person}"
+
+
 def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = None) -> Step:
     return Step(
         id=sid,
@@ -126,6 +131,31 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
     assert observation.ok and observation.tool == "home_city"
     assert observation.arguments == {"person": "Grace"} and "Arlington" in observation.text
     assert asked == ["where does 'Grace' live"]
+
+
+async def test_reflection_never_turns_to_a_change_the_clause_does_not_ask_for(
+    tmp_path: Path,
+) -> None:
+    """Seen on server-memory: "Add a company called Globex to memory" could not fill
+    add_observations, and reflection took delete_entities, whose names it could fill."""
+    planned = Step(
+        id="s1",
+        clause=clause_of(0, "where does 'Grace' live", TODAY),
+        server="people",
+        tool="weather",
+    )
+    native = {"people": [home_city, weather, delete_person]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        tools = {t.key: t for t in pool.tools}
+
+        async def reflect(step: Step) -> list[Candidate]:
+            keys = ("people.delete_person", "people.home_city")
+            return [Candidate(tool=tools[key], score=0.5) for key in keys]
+
+        (observation,) = await run_plan(
+            Plan(steps=[planned]), pool.tools, pool, NoLLM(), reflect=reflect
+        )
+    assert observation.tool == "home_city" and "Arlington" in observation.text
 
 
 async def test_a_whole_result_is_taken_as_the_parameter_s_type(tmp_path: Path) -> None:

@@ -6,7 +6,13 @@ from datetime import date
 from typing import Any
 
 from toolweave.language import clause_of
-from toolweave.language.records import names_in, records, servers_named, unnamed_reference
+from toolweave.language.records import (
+    names_in,
+    records,
+    servers_named,
+    servers_placed,
+    unnamed_reference,
+)
 
 TODAY = date(2026, 11, 22)
 STRING = {"type": "string"}
@@ -106,3 +112,13 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("Who founded the firm his father named?") == ""  # "who" is the person
     assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun
     assert pointing("fetch http://x.org/a.html", "tell me what it says") == ""  # a result
+
+
+def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
+    def placed(text: str) -> set[str]:
+        return servers_placed(clause_of(0, text, TODAY), ["memory", "sqlite", "everything"])
+
+    assert placed('Add a company called "Globex" to memory') == {"memory"}
+    assert placed("what do I have in my memory about Bob?") == {"memory"}
+    assert placed("show me everything in my knowledge graph") == set()
+    assert placed("my memory of the trip") == set()

@@ -288,3 +288,25 @@ async def test_the_tools_of_a_server_that_holds_what_the_clause_names_are_candid
     assert await holding({}) == []
     assert await holding({"graph": ["Carol"]}) == []
     assert await holding({"graph": ["Alice", "Bob"]}) == [("graph.read_graph", True)]
+
+
+async def test_a_change_the_clause_puts_in_a_server_is_made_there(tmp_path: Path) -> None:
+    """Seen on the official servers: "Add a company called "Globex" to memory" wrote "Globex"
+    to mcp-server-sqlite's memo, whose description fits better than the graph's."""
+    schema = {"properties": {"insight": {"type": "string"}}, "required": ["insight"]}
+    memo = ToolSpec(
+        server="sqlite", name="append_insight", description="Add an insight.", input_schema=schema
+    )
+    graph = ToolSpec(server="memory", name="create_entities", description="Create entities.")
+    retriever = await retriever_over(tmp_path, [memo, graph])
+
+    async def keys(text: str) -> list[str]:
+        [clause] = analyse(text, date(2026, 1, 5)).clauses
+        [ranked] = await rank_tools(retriever, [memo, graph], [clause])
+        return sorted(c.tool.key for c in ranked)
+
+    assert await keys('Add an insight "Globex" to memory') == ["memory.create_entities"]
+    assert await keys('Add an insight "Globex"') == [
+        "memory.create_entities",
+        "sqlite.append_insight",
+    ]

@@ -37,6 +37,7 @@ from toolweave.language.values import numbers
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references
+from toolweave.retrieval.tool_select import fit
 from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
@@ -71,9 +72,11 @@ async def run_plan(
         if reflect is None or "reference" in step.argument_origins.values():
             return  # references fit the planned tool only
         tried = step.key
-        for candidate in await reflect(step):
+        for rank, candidate in enumerate(await reflect(step)):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
                 continue
+            if fit(candidate, step.clause, rank) < 0:
+                continue  # a change the clause does not ask for ("add Globex": no delete)
             other = step.model_copy(
                 update={
                     "server": candidate.tool.server,

@@ -87,6 +87,18 @@ def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]
     return found
 
 
+def servers_placed(clause: Clause, servers: Iterable[str]) -> set[str]:
+    """The servers the clause names as where it puts something or takes it from ("add Globex to
+    memory", "in my memory")."""
+    return {
+        server
+        for server in servers
+        if re.search(
+            rf"\b(?:in|into|to|from)\s+(?:my\s+|the\s+)?{re.escape(server)}\b", clause.text, re.I
+        )
+    }
+
+
 def _named(text: str, name: str) -> bool:
     for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
         before, after = text[: match.start()], text[match.end() :]

@@ -16,7 +16,7 @@ import numpy as np
 from toolweave.language.binding import feasibility, other_kind_of_path
 from toolweave.language.cues import asks_for_action, asks_to_change, names_what_it_does
 from toolweave.language.parameters import changes_things
-from toolweave.language.records import servers_named
+from toolweave.language.records import servers_named, servers_placed
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
@@ -57,8 +57,15 @@ async def rank_tools(
         # A tool only BM25 found scores no more than the weakest tool dense search found.
         floor = min(ranking.cosine.values(), default=0.0)
         keys = [key for key in ranking.keys if key in by_key]
-        named = servers_named(clause, held) if held and isinstance(clause, Clause) else set()
+        named = placed = set()
+        if isinstance(clause, Clause):
+            placed = servers_placed(clause, {t.server for t in tools})
+            named = servers_named(clause, held or {}) | placed
         chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]], named)
+        if placed:  # "add Globex to memory": a change the user directs at a server is made there
+            chosen = [
+                c for c in chosen if by_key[c].server in placed or not changes_things(by_key[c])
+            ]
         ranked.append(
             [
                 Candidate(
