@@ -5,11 +5,13 @@ calls, so the checks are tested against known outcomes, right and wrong."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from toolweave.evals.servers import run_servers_eval
+from toolweave.evals.servers import _unasked_changes, run_servers_eval
 from toolweave.settings import Settings, load_settings
+from toolweave.types import Observation, ToolSpec
 
 pytestmark = pytest.mark.anyio
 SUITE = Path(__file__).parent / "data" / "servers"
@@ -109,3 +111,21 @@ async def test_a_name_the_memory_graph_holds_sends_the_question_to_it(
     sampled when it starts, does (catalog/contents.py)."""
     _, [result] = await run_servers_eval(settings, ["dev"], data=suite(tmp_path, HELD))
     assert result.success, (result.calls, result.problems)
+
+
+def test_a_change_no_expected_call_names_is_unrequested_even_if_the_sandbox_cannot_see_it() -> None:
+    """mcp-server-sqlite keeps its memo in the server process: a call that wrote to it is
+    unrequested although no file or table changed."""
+    memo = ToolSpec(server="sqlite", name="append_insight", description="Add an insight.")
+    read = ToolSpec(server="memory", name="open_nodes", description="Open nodes by name.")
+    engine = SimpleNamespace(tools=[memo, read])
+    expected = [{"tool": "memory.open_nodes|memory.search_nodes"}]
+
+    def call(tool: ToolSpec, ok: bool = True) -> Observation:
+        return Observation(step_id="s1", server=tool.server, tool=tool.name, ok=ok, called=True)
+
+    assert _unasked_changes(engine, expected, [call(read), call(memo)]) == {  # type: ignore[arg-type]
+        "call:sqlite.append_insight"
+    }
+    assert _unasked_changes(engine, expected, [call(read), call(memo, ok=False)]) == set()  # type: ignore[arg-type]
+    assert _unasked_changes(engine, [{"tool": memo.key}], [call(memo)]) == set()  # type: ignore[arg-type]

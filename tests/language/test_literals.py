@@ -10,9 +10,10 @@ import pytest
 
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
-from toolweave.language.cues import asks_to_change, split_deferral
+from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
 from toolweave.language.spans import ground, snap, written_from
 from toolweave.language.values import read_values
+from toolweave.types import ToolSpec
 
 TODAY = date(2026, 11, 22)
 STRING = {"type": "string"}
@@ -136,6 +137,11 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert not asks_to_change("in the repo, what changed?")
     # A relation linked and a fact noted are changes to a knowledge graph.
     assert asks_to_change("link Carol to Initech") and asks_to_change("note in memory that Al is 3")
+    # Added to an earlier result: arithmetic, no change a tool makes.
+    assert not asks_to_change("then add 445 to that") and asks_to_change("add 445 to notes.txt")
+    memo = ToolSpec(server="db", name="append_insight", description="Add an insight to the memo.")
+    assert asks_for_action(memo, "add 445 to the memo") is True
+    assert asks_for_action(memo, "sum 1 and 2, then add 445 to that") is False
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

@@ -11,7 +11,9 @@ on the same engine with the user's consent given (`approve_all`), in a sandbox r
   arguments  every expected call was made with the listed arguments, exactly
   success    tools and arguments right, those calls succeeded, the effects are there, the answer
              states the facts, and nothing else changed (a clarification: a question back)
-  unrequested  state that changed although no expected effect names it
+  unrequested  state that changed although no expected effect names it, and successful calls
+             of tools that change things that no expected call names (a server's own state,
+             such as mcp-server-sqlite's memo, is not in the sandbox)
   invented   a value in a call of a tool that changes things which is neither in the request
              nor in an earlier result (leaving out the task's `derived` arguments: SQL written
              from a plain request, an entity's type)
@@ -40,6 +42,7 @@ from toolweave.engine import AskOptions, Engine
 from toolweave.errors import InputError
 from toolweave.evals.sandbox import DATA, Sandbox, install_pypi_servers, serve_site
 from toolweave.execution.policy import reads_only
+from toolweave.language.parameters import changes_things
 from toolweave.settings import Settings
 from toolweave.types import Answer, Observation, ServerSpec
 
@@ -249,7 +252,7 @@ def _score(
     calls_ok = all((o := _matching(c, sent)) is not None and o.ok for c in expected)
     effects_ok = all(_effect_holds(sandbox, fill(e, values), problems) for e in task.effects)
     claimed = set().union(*(_claims(sandbox, fill(e, values)) for e in task.effects))
-    unrequested = sorted(changed - claimed)
+    unrequested = sorted((changed - claimed) | _unasked_changes(engine, expected, sent))
     facts = [f for f in task.answer if f.lower() not in answer.text.lower()]
     if facts:
         problems.append(f"answer lacks {facts}")
@@ -275,6 +278,19 @@ def _score(
         calls=[_call_text(o) for o in answer.observations],
         problems=problems,
     )
+
+
+def _unasked_changes(
+    engine: Engine, expected: list[dict[str, Any]], sent: list[Observation]
+) -> set[str]:
+    """The tools that change things and were called, successfully, without an expected call."""
+    tools = {t.key: t for t in engine.tools}
+    wanted = set().union(*(set(call["tool"].split("|")) for call in expected))
+    return {
+        f"call:{o.key}"
+        for o in sent
+        if o.ok and o.key not in wanted and o.key in tools and changes_things(tools[o.key])
+    }
 
 
 def _tools_right(

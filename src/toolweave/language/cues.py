@@ -115,6 +115,13 @@ _ACTIONS = {
 }
 
 
+# "add 445 to that", "subtract 3 from it": a change to an earlier result, which no tool that
+# changes things holds: arithmetic, not a write.
+_TO_A_RESULT = re.compile(
+    r"\b(?:to|from)\s+(?:that|it|this|the (?:result|answer|sum|total))\W*$", re.IGNORECASE
+)
+
+
 def asks_for_action(tool: ToolSpec, clause: str) -> bool | None:
     """Whether the clause asks for what the tool says it does, by the verbs of its name and of
     its description's first sentence ("write_query: Execute an INSERT, UPDATE, or DELETE
@@ -124,6 +131,8 @@ def asks_for_action(tool: ToolSpec, clause: str) -> bool | None:
     verbs = {v for w in words for v in (w, w.removesuffix("s")) if v in _ACTIONS}
     if not verbs:
         return None
+    if _TO_A_RESULT.search(clause):
+        return False
     asked = _verbs_said(clause)
     return any(any(w.startswith(s) for w in asked for s in _ACTIONS[v]) for v in verbs)
 
@@ -205,7 +214,7 @@ def asks_to_change(clause: str) -> bool:
     after a leading place ("In todo.md, change ...")."""
     words = re.findall(r"[a-z]+", _PLACE_FIRST.sub("", searchable(clause)).lower())
     words = words[1:] if words[:1] == ["please"] else words
-    return bool(words) and words[0] in _ASKED_VERBS
+    return bool(words) and words[0] in _ASKED_VERBS and not _TO_A_RESULT.search(clause)
 
 
 # "read report.txt and do what it says": instructions found in a file, page or result. Tool
