@@ -166,3 +166,13 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     # A clause that says what a fitting tool does calls it (NESTFUL: "... and decode it").
     message = tool("decode_message", {"messageType": STRING}, read_only=True)
     assert steps(FETCH, "decode it") == ["fetch", "decode_message"]
+
+
+def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:
+    """ "sum 1234 and 4321 and then add 445 to that" (server-everything's get-sum, which MiniLM
+    ranks low for the second clause): "that" is the one value still missing."""
+    texts = ["sum 1234 and 4321", "add 445 to that"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=GET_SUM, score=0.489)], [Candidate(tool=GET_SUM, score=0.12)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["get-sum", "get-sum"]

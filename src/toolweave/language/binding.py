@@ -508,10 +508,13 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     filled = extract_arguments(tool.input_schema, clause)
     used = [name for name, origin in filled.origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
-    # "save it to a.txt": the earlier result the clause points back at is the content.
-    pointed = (
-        {n for n in required if n.lower() in PAYLOAD_NAMES} if refers_back(clause.text) else set()
-    )
+    # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
+    # to that": it is the one value still missing.
+    missing = [name for name in required if name not in used]
+    pointed: set[str] = set()
+    if refers_back(clause.text):
+        pointed = {n for n in missing if n.lower() in PAYLOAD_NAMES}
+        pointed |= set(missing) if len(missing) == 1 < len(required) else set()
     fill = (
         sum(name in used or name in pointed for name in required) / len(required)
         if required
