@@ -251,3 +251,13 @@ def test_options_a_description_lists_are_a_closed_set() -> None:
     # Examples are no options.
     when = "A date, e.g. 'today' or 'yesterday'."
     assert options({"type": "string", "description": when}) == []
+
+
+def test_an_earlier_result_is_the_one_value_missing_but_never_a_place() -> None:
+    number = {"type": "number"}
+    add = one_call("get-sum", {"a": number, "b": number})
+    assert feasibility(add, clause_of(1, "then add 445 to that", TODAY)) == 1.0
+    files = {"type": "array", "items": {"type": "string"}}
+    stage = one_call("git_add", {"repo_path": {"type": "string"}, "files": files})
+    text = 'Create /srv/config.json with exactly this content: {"theme": "dark"}'
+    assert feasibility(stage, clause_of(0, text, TODAY)) < 0.5  # "this" gives no repository

@@ -509,12 +509,16 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     used = [name for name, origin in filled.origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
     # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
-    # to that": it is the one value still missing.
+    # to that": it is the one value still missing, unless that is a place (a path, a URL), which
+    # a result never gives.
     missing = [name for name in required if name not in used]
     pointed: set[str] = set()
     if refers_back(clause.text):
         pointed = {n for n in missing if n.lower() in PAYLOAD_NAMES}
-        pointed |= set(missing) if len(missing) == 1 < len(required) else set()
+        properties = tool.input_schema.get("properties") or {}
+        if len(missing) == 1 < len(required):
+            kind = param_kind(missing[0], properties.get(missing[0], {}))
+            pointed |= set() if kind in LOCATOR_KINDS else set(missing)
     fill = (
         sum(name in used or name in pointed for name in required) / len(required)
         if required
