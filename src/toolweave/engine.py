@@ -234,8 +234,8 @@ class Engine:
     async def _sample(self, servers: set[str]) -> None:
         """What these ready servers hold now (`Contents`), unless sampling is turned off."""
         if self.settings.mcp.sample_contents:
-            secrets = self._trace_policy.secrets
-            await self.contents.sample(self.pool, self.pool.tools, servers, secrets)
+            reading = [t for t in self.pool.tools if not changes_things(t)]
+            await self.contents.sample(self.pool, reading, servers, self._trace_policy.secrets)
 
     # -- the catalogue -------------------------------------------------------------------------
 

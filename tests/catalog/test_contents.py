@@ -26,6 +26,7 @@ def test_only_argument_free_listings_that_change_nothing_are_sampled() -> None:
     assert not lists_everything(tool("get-env"))  # not a listing: environment secrets stay put
     assert not lists_everything(tool("list_and_purge", read_only=False))
     assert not lists_everything(tool("read_queue", destructive=True))
+    assert not lists_everything(tool("list_web_results", open_world=True))
 
 
 def test_names_come_from_the_name_fields_of_json_and_python_listings() -> None:
@@ -35,6 +36,7 @@ def test_names_come_from_the_name_fields_of_json_and_python_listings() -> None:
         "users",
         "orders",
     ]
+    assert names_in_result("""[{'name': "O'Neil"}, {"name": "Ann"}]""") == ["O'Neil", "Ann"]
     assert names_in_result("Allowed directories:\n/srv/files") == []
 
 

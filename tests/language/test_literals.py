@@ -139,6 +139,7 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("link Carol to Initech") and asks_to_change("note in memory that Al is 3")
     # Added to an earlier result: arithmetic, no change a tool makes.
     assert not asks_to_change("then add 445 to that") and asks_to_change("add 445 to notes.txt")
+    assert asks_to_change("append 'done' to it")
     memo = ToolSpec(server="db", name="append_insight", description="Add an insight to the memo.")
     assert asks_for_action(memo, "add 445 to the memo") is True
     assert asks_for_action(memo, "sum 1 and 2, then add 445 to that") is False

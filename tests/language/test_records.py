@@ -112,6 +112,7 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("Who founded the firm his father named?") == ""  # "who" is the person
     assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun
     assert pointing("fetch http://x.org/a.html", "tell me what it says") == ""  # a result
+    assert pointing('echo "he said so"') == ""  # quoted: the user's text, no pointing
 
 
 def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:

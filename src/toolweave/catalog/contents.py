@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from toolweave.catalog.connections import ServerPool
 from toolweave.secrets import mask_secrets
@@ -27,24 +28,28 @@ FILE = "contents.json"
 MAX_NAMES = 500  # per server: a question names a few; a huge table listing is cut, not stored
 SAMPLE_TIMEOUT_S = 10.0
 _LISTING_VERBS = ("list", "read")
-# A record's name in JSON or a Python repr: "name": "Bob", 'name': 'users'.
-_NAME_FIELD = re.compile(r"""(["'])name\1\s*:\s*(["'])([^"'\n]{1,80})\2""")
+# A record's name in JSON or a Python repr: "name": "Bob", 'name': 'users', "name": "O'Neil".
+_NAME_FIELD = re.compile(r"""(["'])name\1\s*:\s*(?:"([^"\n]{1,80})"|'([^'\n]{1,80})')""")
 
 
 def lists_everything(tool: ToolSpec) -> bool:
-    """A tool that lists or reads all a server holds and can be called without a question."""
+    """A tool that lists or reads all a server holds and can be called without a question: not
+    one that reaches out to the world (`openWorldHint`). The caller also leaves out the tools
+    whose words say they change things ("read_and_delete_messages")."""
     first = re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", tool.name.strip())[0].lower()
     return (
         first in _LISTING_VERBS
         and not tool.input_schema.get("required")
         and tool.hints.read_only is not False
         and tool.hints.destructive is not True
+        and tool.hints.open_world is not True
     )
 
 
 def names_in_result(text: str) -> list[str]:
     """The values of the `name` fields of a listing's records, in order, once each."""
-    return list(dict.fromkeys(m.group(3).strip() for m in _NAME_FIELD.finditer(text)))
+    found = ((m.group(2) or m.group(3)).strip() for m in _NAME_FIELD.finditer(text))
+    return list(dict.fromkeys(found))
 
 
 class Contents:
@@ -61,7 +66,7 @@ class Contents:
                 self.names = {}  # a damaged file is sampled again, not fatal
 
     def held(self) -> Mapping[str, list[str]]:
-        return self.names
+        return MappingProxyType(self.names)
 
     async def sample(
         self,
@@ -90,6 +95,7 @@ class Contents:
         temporary = self.path.with_suffix(".tmp")
         try:
             temporary.write_text(json.dumps(self.names, ensure_ascii=False), encoding="utf-8")
+            temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)
         except OSError:
             pass  # kept in memory: sampled again next time

@@ -32,12 +32,12 @@ from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language.binding import extract_arguments
-from toolweave.language.parameters import json_type
+from toolweave.language.cues import asks_for_action
+from toolweave.language.parameters import changes_things, json_type
 from toolweave.language.values import numbers
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references
-from toolweave.retrieval.tool_select import fit
 from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
@@ -72,11 +72,13 @@ async def run_plan(
         if reflect is None or "reference" in step.argument_origins.values():
             return  # references fit the planned tool only
         tried = step.key
-        for rank, candidate in enumerate(await reflect(step)):
+        for candidate in await reflect(step):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
                 continue
-            if fit(candidate, step.clause, rank) < 0:
-                continue  # a change the clause does not ask for ("add Globex": no delete)
+            if changes_things(candidate.tool) and not asks_for_action(
+                candidate.tool, step.clause.text
+            ):
+                continue  # only a change the clause asks for ("add Globex": no delete_entities)
             other = step.model_copy(
                 update={
                     "server": candidate.tool.server,

@@ -509,8 +509,8 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     used = [name for name, origin in filled.origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
     # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
-    # to that": it is the one value still missing, unless that is a place (a path, a URL), which
-    # a result never gives.
+    # to that": it is the one value still missing, unless that is a place (a path, a URL): the
+    # place a change acts on is never taken from a result (planning/dataflow.py).
     missing = [name for name in required if name not in used]
     pointed: set[str] = set()
     if refers_back(clause.text):

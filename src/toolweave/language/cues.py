@@ -115,10 +115,12 @@ _ACTIONS = {
 }
 
 
-# "add 445 to that", "subtract 3 from it": a change to an earlier result, which no tool that
-# changes things holds: arithmetic, not a write.
+# "add 445 to that", "subtract 3 from it": a number added to an earlier result, which no tool
+# that changes things holds: arithmetic, not a write ("append 'done' to it" is one).
 _TO_A_RESULT = re.compile(
-    r"\b(?:to|from)\s+(?:that|it|this|the (?:result|answer|sum|total))\W*$", re.IGNORECASE
+    r"\b(?:add|subtract|take)\s+-?[\d.,]+\s+(?:to|from)\s+"
+    r"(?:that|it|this|the (?:result|answer|sum|total))\W*$",
+    re.IGNORECASE,
 )
 
 

@@ -64,9 +64,10 @@ def unnamed_reference(clauses: list[Clause]) -> str:
     """The word a request points with at someone or something it never names ("remember that
     he likes coffee", "what's that in London time?"), or "": only a user can say who or what."""
     for i, clause in enumerate(clauses):
-        person = _PERSON.search(clause.text)
+        text = without_values(clause)  # a pronoun inside a quote or a path points at nothing
+        person = _PERSON.search(text)
         # "the man who founded the company his father named": the person is said before.
-        said = _WHO.search(clause.text[: person.start()]) if person else None
+        said = _WHO.search(text[: person.start()]) if person else None
         if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
             return person.group()
     thing = _THING.search(clauses[0].text) if clauses else None
@@ -101,7 +102,7 @@ def servers_placed(clause: Clause, servers: Iterable[str]) -> set[str]:
 
 def _named(text: str, name: str) -> bool:
     for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
-        before, after = text[: match.start()], text[match.end() :]
+        before, after = text[max(0, match.start() - 80) : match.start()], text[match.end() :]
         longer = re.search(rf"\b({_WORD})\s$", before)  # "Big Bob"; "Open Bob" is Bob
         if (not longer or longer[1].lower() in _NOT_NAMES) and not re.match(r"\s[A-Z][a-z]", after):
             return True

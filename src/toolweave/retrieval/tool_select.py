@@ -57,7 +57,8 @@ async def rank_tools(
         # A tool only BM25 found scores no more than the weakest tool dense search found.
         floor = min(ranking.cosine.values(), default=0.0)
         keys = [key for key in ranking.keys if key in by_key]
-        named = placed = set()
+        named: set[str] = set()
+        placed: set[str] = set()
         if isinstance(clause, Clause):
             placed = servers_placed(clause, {t.server for t in tools})
             named = servers_named(clause, held or {}) | placed
