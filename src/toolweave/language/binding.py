@@ -515,10 +515,9 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     pointed: set[str] = set()
     if refers_back(clause.text):
         pointed = {n for n in missing if n.lower() in PAYLOAD_NAMES}
-        properties = tool.input_schema.get("properties") or {}
-        if len(missing) == 1 < len(required):
-            kind = param_kind(missing[0], properties.get(missing[0], {}))
-            pointed |= set() if kind in LOCATOR_KINDS else set(missing)
+        prop = (tool.input_schema.get("properties") or {}).get(missing[0], {}) if missing else {}
+        if len(missing) == 1 < len(required) and param_kind(missing[0], prop) not in LOCATOR_KINDS:
+            pointed.add(missing[0])
     fill = (
         sum(name in used or name in pointed for name in required) / len(required)
         if required

@@ -51,6 +51,7 @@ async def rank_tools(
     an analysed clause also brings the tools its values fit and those of the servers that hold
     what it names (`held`, catalog/contents.py), beside `_asked_for`."""
     by_key = {t.key: t for t in tools}
+    servers = {t.server for t in tools}
     texts = [c if isinstance(c, str) else c.text for c in clauses]
     ranked = []
     for clause, ranking in zip(clauses, await retriever.rank_clauses(texts, vectors), strict=True):
@@ -60,7 +61,7 @@ async def rank_tools(
         named: set[str] = set()
         placed: set[str] = set()
         if isinstance(clause, Clause):
-            placed = servers_placed(clause, {t.server for t in tools})
+            placed = servers_placed(clause, servers)
             named = servers_named(clause, held or {}) | placed
         chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]], named)
         if placed:  # "add Globex to memory": a change the user directs at a server is made there
