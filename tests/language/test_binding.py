@@ -261,3 +261,11 @@ def test_an_earlier_result_is_the_one_value_missing_but_never_a_place() -> None:
     stage = one_call("git_add", {"repo_path": {"type": "string"}, "files": files})
     text = 'Create /srv/config.json with exactly this content: {"theme": "dark"}'
     assert feasibility(stage, clause_of(0, text, TODAY)) < 0.5  # "this" gives no repository
+
+
+def test_the_things_a_stated_fact_names_are_not_what_that_fact_asks_to_change() -> None:
+    names = {"type": "array", "items": {"type": "string"}}
+    forget = one_call("delete_entities", {"entityNames": names})
+    fact = "Bob got over his peanut allergy, take that out of memory"
+    assert feasibility(forget, clause_of(0, fact, TODAY)) == 0.0
+    assert feasibility(forget, clause_of(0, "forget Bob", TODAY)) == 1.0

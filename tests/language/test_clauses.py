@@ -126,6 +126,18 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
                 "Once the message is created, send a reminder to all employees.",
             ],
         ),
+        # A fact and what to do with it are one request, as is what a change goes on to say;
+        # a request and what to do with its result are two.
+        (
+            "order 7 was cancelled, delete it from the orders table",
+            ["order 7 was cancelled, delete it from the orders table"],
+        ),
+        (
+            'Add a company called "Globex" to memory; it is based in Springfield',
+            ['Add a company called "Globex" to memory; it is based in Springfield'],
+        ),
+        ("fetch the page, save it to a.txt", ["fetch the page", "save it to a.txt"]),
+        ("What is Bob's email? It is in users", ["What is Bob's email?", "It is in users"]),
         # Connectives and thanks are no requests.
         (
             "Get the delivery time. In addition, update the shipment. Thank you!",

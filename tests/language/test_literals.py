@@ -135,6 +135,10 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert not asks_to_change("what is in a.txt") and not asks_to_change("echo hello")
     assert asks_to_change('In /srv/todo.md, change "leaking tap" to "kitchen tap"')
     assert not asks_to_change("in the repo, what changed?")
+    # A fact, then what to do with it; a verb of two words.
+    assert asks_to_change("Carol works at Initech now, add that to the graph")
+    assert asks_to_change("Bob got over his peanut allergy, take that out of memory")
+    assert not asks_to_change("Bob got over his peanut allergy, what's that in memory?")
     # A relation linked and a fact noted are changes to a knowledge graph.
     assert asks_to_change("link Carol to Initech") and asks_to_change("note in memory that Al is 3")
     # Added to an earlier result: arithmetic, no change a tool makes.

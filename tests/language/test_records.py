@@ -46,9 +46,25 @@ def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> N
     wanted = {"observations": [{"entityName": "Alice", "contents": ["prefers window seats"]}]}
     assert made(OBSERVATIONS, 'Add "prefers window seats" to what you know about Alice') == wanted
     assert made(OBSERVATIONS, 'note in memory that Alice "prefers window seats"') == wanted
-    # No name, or nothing quoted: no record (the user is asked).
+    # No name: no record (the user is asked).
     assert made(OBSERVATIONS, 'remember that he "likes coffee"') == {}
-    assert made(OBSERVATIONS, "Alice likes coffee") == {}
+
+
+def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() -> None:
+    assert made(OBSERVATIONS, "Alice likes coffee, note that") == {
+        "observations": [{"entityName": "Alice", "contents": ["likes coffee"]}]
+    }
+    globex = {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
+    for text in (
+        'Add a company called "Globex" to memory; it is based in Springfield',
+        "remember Globex: a company based in Springfield",
+    ):
+        assert made(ENTITIES, text) == {"entities": [globex]}
+        # A kind given is a new thing: no observations for one that exists.
+        assert made(OBSERVATIONS, text) == {}
+    # Without a kind, the thing is no new entity; two names related make a relation.
+    assert made(ENTITIES, "Alice likes coffee, note that") == {}
+    assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}
 
 
 def test_a_relation_is_two_names_and_the_words_between_them() -> None:
@@ -64,7 +80,7 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
             {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
         ]
     }
-    assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}
+    assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}  # nothing known
     assert made({"entityNames": STRINGS}, "forget Bob and Alice") == {
         "entityNames": ["Bob", "Alice"]
     }

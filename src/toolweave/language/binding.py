@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.cues import refers_back, without_values
+from toolweave.language.cues import refers_back, states_first, without_values
 from toolweave.language.parameters import (
     FOLDER_WORDS,
     LOCATOR_KINDS,
@@ -502,6 +502,10 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+def _names_things(name: str) -> bool:
+    return readable_name(name).split()[-1:] in (["name"], ["names"])
+
+
 def feasibility(tool: ToolSpec, clause: Clause) -> float:
     """How well the clause's specific values fit the tool, from 0 to 1: the share of its
     required parameters they fill, averaged with the share of the values the tool would use."""
@@ -511,6 +515,10 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
     # to that": it is the one value still missing, unless that is a place (a path, a URL): the
     # place a change acts on is never taken from a result (planning/dataflow.py).
+    if states_first(clause.text) and used and all(_names_things(name) for name in used):
+        # "Bob got over his peanut allergy, take that out of memory": "that" is the fact; a
+        # tool given only the names in it (`delete_entities`) would act on Bob himself.
+        return 0.0
     missing = [name for name in required if name not in used]
     pointed: set[str] = set()
     if refers_back(clause.text):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from toolweave.language.cues import asks_to_change
 from toolweave.language.text import OPENERS, sentences
 from toolweave.language.values import named_places
 
@@ -80,24 +81,46 @@ _STATEMENT = re.compile(
 )
 
 
+# A sentence that goes on describing what the change before it makes: "Add a company called
+# Globex to memory; it is based in Springfield" is one request.
+_GOES_ON = re.compile(
+    r"^(?:it|he|she|they)(?:'s|'re|\s+(?:is|are|was|were|has|have|lives|works|likes))\b", re.I
+)
+
+
 def _with_context(pieces: list[str]) -> list[str]:
-    """Each stating sentence joined to the sentence after it."""
+    """Each stating sentence joined to the sentence after it, and a sentence that goes on
+    describing a change to the change."""
     joined: list[str] = []
     for piece in pieces:
         if joined and _STATEMENT.match(joined[-1].strip()):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
+        elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
+            joined[-1] = f"{joined[-1].rstrip().rstrip(';.')}; {piece.strip()}"
         else:
             joined.append(piece)
     return joined
+
+
+# "Carol works at Initech now, add that to the graph": a fact, then a request for what to do
+# with it ("that", "it"), is one request. A fact names no request first, or says what is.
+_ABOUT_IT = re.compile(r"^(?:please\s+)?[a-z]+\s+(?:that|it|this)\b", re.IGNORECASE)
+_IS = re.compile(r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s(?:is|are|was|were|got|has)\s", re.I)
+
+
+def _states(piece: str) -> bool:
+    opens = re.match(rf"\s*(?:{OPENERS})\b", piece, re.IGNORECASE)
+    return "?" not in piece and (not opens or _IS.search(piece) is not None)
 
 
 def _pieces(sentence: str) -> list[str]:
     """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
     pieces, start = [], 0
     for match in _CLAUSE_BREAK.finditer(sentence):
-        if match.group("list") and _ends_list(
-            sentence[start : match.start()], sentence[match.end() :]
-        ):
+        before, after = sentence[start : match.start()], sentence[match.end() :]
+        if match.group("list") and _ends_list(before, after):
+            continue
+        if match.group().strip() == "," and _ABOUT_IT.match(after) and _states(before):
             continue
         pieces.append(sentence[start : match.start()])
         start = match.end()

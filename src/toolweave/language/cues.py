@@ -145,9 +145,17 @@ _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "your"
 _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent", "first", "no"}
 
 
+# A verb of two words, as the one word the table above knows: "take that out of memory".
+_PHRASAL = re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?|\bget\s+rid\s+of\b", re.I)
+
+
+def _one_word_verbs(text: str) -> str:
+    return _PHRASAL.sub(lambda m: f"remove {m[1] or ''}from" if m[0][0] in "tT" else "remove", text)
+
+
 def _verbs_said(text: str) -> set[str]:
     """The words of `text` that may ask for an action: not after a determiner, not past."""
-    words = re.findall(r"[a-z]+", text.lower())
+    words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     return {
         w
         for before, w in zip(["", *words], words, strict=False)
@@ -161,6 +169,8 @@ _PLACE_FIRST = re.compile(
     r"^\s*(?:in|on|inside|within|for|from)\s(?:[^,]{1,200},|[^,/~]{0,100}[/~]\S*\s)\s*",
     re.IGNORECASE,
 )
+# "Carol works at Initech now, add that to the graph": a fact, then what to do with it.
+_FACT_FIRST = re.compile(r"^[^,;?]{3,200},\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this)\b)", re.I)
 
 # The words a request uses for what a tool that only reads does, by the verb in its name.
 _READS = {
@@ -211,10 +221,35 @@ def without_values(clause: Clause) -> str:
     return blank_spans(clause.text, [*values.locators, *values.quoted] if values else [])
 
 
+# A tool that tells about a thing, not what it holds ("Retrieve detailed metadata about a file or
+# directory"): "what was the revenue in report.txt?" asks for none of it.
+_METADATA = re.compile(r"\bmetadata\b", re.IGNORECASE)
+_ASKS_METADATA = re.compile(
+    r"\b(?:metadata|size|sizes|how (?:big|large|old)|modified|created|creation|permissions?|"
+    r"owner|info|information|details|stat|when was|last (?:changed|edited|updated))\b",
+    re.IGNORECASE,
+)
+
+
+def metadata_asked(tool: ToolSpec, clause: Clause) -> int:
+    """For a tool that gives a thing's metadata, 1 when the clause asks for some ("how big is
+    a.csv?") and -1 when it does not; 0 for any other tool."""
+    if not _METADATA.search(" ".join(sentences(tool.description)[:1])):
+        return 0
+    return 1 if _ASKS_METADATA.search(without_values(clause)) else -1
+
+
+def states_first(clause: str) -> bool:
+    """Whether the clause states a fact and then asks to do something with "that"."""
+    return _FACT_FIRST.match(searchable(clause)) is not None
+
+
 def asks_to_change(clause: str) -> bool:
     """Whether the clause opens with a verb that asks for a change ("write", "add", "delete"),
-    after a leading place ("In todo.md, change ...")."""
-    words = re.findall(r"[a-z]+", _PLACE_FIRST.sub("", searchable(clause)).lower())
+    after a leading place ("In todo.md, change ...") or fact ("Bob got over his peanut allergy,
+    take that out of memory")."""
+    text = _FACT_FIRST.sub("", _PLACE_FIRST.sub("", searchable(clause)))
+    words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
     return bool(words) and words[0] in _ASKED_VERBS and not _TO_A_RESULT.search(clause)
 

@@ -31,7 +31,7 @@ _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" 
 # "a company called Globex", "Globex: a company", "Globex, a company": what kind of thing it is.
 _KIND = r"(?P<kind>[a-z]+)"
 _KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+{_KIND}\s+(?:called|named)\s+$")
-_KIND_AFTER = re.compile(rf"^\W*\s*[:,]\s*(?:a|an)\s+{_KIND}\b")
+_KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is)\s*(?:a|an)\s+{_KIND}\b")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
 
 
@@ -141,13 +141,20 @@ def _record(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> dict[s
         for field in fields:
             if _words(field)[:1] and _words(field)[0] in STATED_WORDS:
                 record[field] = between
+    # What the clause goes on to say about a name is what the record keeps when it has the
+    # clause's shape: a kind given for a new thing ("a company called Globex") and a type field,
+    # and no two names related (then it is a relation's, "Carol works at Initech").
+    typed = any(_words(field)[-1:] == ["type"] for field in fields)
+    told = typed == (_kind_of(clause.text, names[0]) is not None) and not _related(
+        clause.text, names
+    )
     for field, prop in fields.items():
         if field in record:
             continue
         words = _words(field)
         if "name" in words and json_type(prop) == "string":
             record[field] = names[0].value
-        elif json_type(prop) == "array" and (said := _statements(clause, names)):
+        elif json_type(prop) == "array" and (said := _statements(clause, names, told)):
             record[field] = said
         elif words[-1:] == ["type"] and (kind := _kind_of(clause.text, names[0])):
             record[field] = kind
@@ -175,10 +182,32 @@ _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain 
 _DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}
 
 
-def _statements(clause: Clause, names: list[Quoted]) -> list[str]:
-    """What the clause quotes, other than a name: the observations to keep."""
+def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
+    """What the clause quotes, other than a name, or else (`told`) what it goes on to say about
+    the first name: the observations to keep."""
     named = {name.value for name in names}
-    return [q.value for q in _quoted(clause) if q.value not in named]
+    quoted = [q.value for q in _quoted(clause) if q.value not in named]
+    return quoted or (_described(clause.text[names[0].end :]) if told else [])
+
+
+# What a clause goes on to say about a thing it names: "Globex: a company based in Springfield",
+# "... Globex to memory; it is based in Springfield" say "based in Springfield". Its kind ("a
+# company") is no observation, nor where the change goes ("to memory").
+_PIECES = re.compile(r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b)\s*")
+_SUBJECT = re.compile(
+    r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*",
+    re.IGNORECASE,
+)
+
+
+def _described(after: str) -> list[str]:
+    said = []
+    for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
+        piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))
+        words = piece.split()
+        if len(words) >= 2 and words[0].lower() not in _PREPOSITIONS and words[0].islower():
+            said.append(piece)
+    return said
 
 
 def _kind_of(text: str, name: Quoted) -> str | None:

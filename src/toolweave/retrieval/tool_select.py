@@ -14,7 +14,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from toolweave.language.binding import feasibility, other_kind_of_path
-from toolweave.language.cues import asks_for_action, asks_to_change, names_what_it_does
+from toolweave.language.cues import (
+    asks_for_action,
+    asks_to_change,
+    metadata_asked,
+    names_what_it_does,
+)
 from toolweave.language.parameters import changes_things
 from toolweave.language.records import servers_named, servers_placed
 from toolweave.language.text import readable_name
@@ -153,6 +158,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         # The nouns count as far as the clause gives the tool's values: "percentage" alone asks
         # for no calculator.
         nouns = NAME_WEIGHT * others * feasible
+    # "the revenue in report.txt" is in the file, not its metadata; "how big is it" is in those
+    evidence += VALUE_WEIGHT * metadata_asked(tool, clause)
     if candidate.holds:
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
     if action:
