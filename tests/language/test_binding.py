@@ -211,6 +211,21 @@ def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:
     assert bound(schema, "read one of /a/todo.md") == {"path": "/a/todo.md"}
 
 
+def test_a_number_counts_for_the_parameter_named_beside_it() -> None:
+    """Seen on the test half of eval servers: "duration 2, steps 4" gave steps=2."""
+    number = {"type": "number"}
+    run = {
+        "properties": {"duration": number, "steps": {**number, "description": "Number of steps"}}
+    }
+    for text in ("run it: duration 2, steps 4", "run it with duration 2 and 4 steps"):
+        assert bound(run, text) == {"duration": 2, "steps": 4}
+    path = {"type": "string"}
+    log = {"properties": {"repo_path": path, "max_count": number}, "required": ["repo_path"]}
+    for text in ("show the last 3 commits in /r", "the three most recent commits in /r"):
+        assert bound(log, text) == {"repo_path": "/r", "max_count": 3}
+    assert bound(log, "show the commits in /r") == {"repo_path": "/r"}
+
+
 def test_a_revision_is_copied_as_git_writes_it() -> None:
     show = {
         "properties": {"repo_path": {"type": "string"}, "revision": {"type": "string"}},

@@ -137,6 +137,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ['Add a company called "Globex" to memory; it is based in Springfield'],
         ),
         ("fetch the page, save it to a.txt", ["fetch the page", "save it to a.txt"]),
+        (
+            "how much do they add up to? (orders.amount)",
+            ["how much do they add up to? (orders.amount)"],
+        ),
         ("What is Bob's email? It is in users", ["What is Bob's email?", "It is in users"]),
         # Connectives and thanks are no requests.
         (

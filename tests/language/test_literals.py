@@ -139,6 +139,10 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("Carol works at Initech now, add that to the graph")
     assert asks_to_change("Bob got over his peanut allergy, take that out of memory")
     assert not asks_to_change("Bob got over his peanut allergy, what's that in memory?")
+    # "new ..." opening a request asks to add it; anywhere else it describes.
+    assert asks_to_change("new row in users: name Frank") and not asks_to_change("new messages?")
+    new_file = ToolSpec(server="fs", name="write_file", description="Create a new file.")
+    assert asks_for_action(new_file, "there's a new sign-up in /a.txt") is False
     # A relation linked and a fact noted are changes to a knowledge graph.
     assert asks_to_change("link Carol to Initech") and asks_to_change("note in memory that Al is 3")
     # Added to an earlier result: arithmetic, no change a tool makes.

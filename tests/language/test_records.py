@@ -133,9 +133,13 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
 
 def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     def placed(text: str) -> set[str]:
-        return servers_placed(clause_of(0, text, TODAY), ["memory", "sqlite", "everything"])
+        servers = ["memory", "sqlite", "everything"]
+        return servers_placed(clause_of(0, text, TODAY), servers, {"sqlite": ["users"]})
 
     assert placed('Add a company called "Globex" to memory') == {"memory"}
     assert placed("what do I have in my memory about Bob?") == {"memory"}
     assert placed("show me everything in my knowledge graph") == set()
     assert placed("my memory of the trip") == set()
+    # Or by what a server holds.
+    assert placed("insert Frank O'Neil from Dublin into users") == {"sqlite"}
+    assert placed("insert Frank O'Neil into users2") == set()

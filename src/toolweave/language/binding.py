@@ -122,6 +122,16 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     return filled
 
 
+# A parameter that limits how many things come back, and the words that ask for the few newest
+# or first: "the last 3 commits", "the 3 most recent".
+_LIMITS = {"max", "limit", "count", "top", "num", "number"}
+_NEWEST = {"last", "latest", "most", "recent", "newest", "first", "top"}
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
 def _counts_in_context(
     optional: dict[str, Any], kinds: dict[str, str], text: str, numbers: list[Number]
 ) -> dict[str, Found]:
@@ -130,15 +140,19 @@ def _counts_in_context(
     gives duration=12."""
     bound: dict[str, Found] = {}
     for number in list(numbers):
-        before = re.findall(r"\w+", text[: number.start].lower())[-1:]
-        after = re.findall(r"\w+", text[number.end :].lower())[:1]
+        before = _stems(" ".join(re.findall(r"\w+", text[: number.start].lower())[-1:]))
+        # "duration 2, steps 4": a word after a comma names the next number, not this one.
+        rest = text[number.end :]
+        after = set() if re.match(r"\s*[,;]", rest) else _stems(" ".join(_words(rest)[:1]))
         scores = {}
         for name, prop in optional.items():
             if kinds[name] not in NUMERIC_KINDS or name in bound:
                 continue
-            words = _stems(f"{readable_name(name)} {prop.get('description', '')}")
-            scores[name] = 2 * bool(_stems(" ".join(after)) & words)
-            scores[name] += bool(_stems(" ".join(before)) & words)
+            named = _stems(readable_name(name))
+            words = named | _stems(prop.get("description", ""))
+            scores[name] = 2 * bool(after & words) + (2 if before & named else bool(before & words))
+            if named & _LIMITS and (before | after) & _NEWEST:
+                scores[name] = max(scores[name], 2)  # "the last 3 commits" and max_count
         best = max(scores, key=lambda n: scores[n], default=None)
         if best is None or scores[best] < 1 or (kinds[best] == "percent") != number.percent:
             continue

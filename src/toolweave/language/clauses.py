@@ -89,14 +89,18 @@ _GOES_ON = re.compile(
 
 
 def _with_context(pieces: list[str]) -> list[str]:
-    """Each stating sentence joined to the sentence after it, and a sentence that goes on
-    describing a change to the change."""
+    """Each stating sentence joined to the sentence after it; a sentence that goes on
+    describing a change, or only a note in brackets, to the sentence before."""
     joined: list[str] = []
     for piece in pieces:
         if joined and _STATEMENT.match(joined[-1].strip()):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.')}; {piece.strip()}"
+        elif joined and re.fullmatch(r"\([^()]*\)[.!?]?", piece.strip()):
+            joined[-1] = (
+                f"{joined[-1].rstrip()} {piece.strip()}"  # "... add up to? (orders.amount)"
+            )
         else:
             joined.append(piece)
     return joined

@@ -145,11 +145,14 @@ _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "your"
 _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent", "first", "no"}
 
 
-# A verb of two words, as the one word the table above knows: "take that out of memory".
+# A verb of two words, as the one word the table above knows: "take that out of memory"; and a
+# request without its verb: "new row in users: ...".
 _PHRASAL = re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?|\bget\s+rid\s+of\b", re.I)
+_VERBLESS = re.compile(r"^(\W*)new\b(?=[^?]*$)", re.IGNORECASE)
 
 
 def _one_word_verbs(text: str) -> str:
+    text = _VERBLESS.sub(r"\1add new", text)
     return _PHRASAL.sub(lambda m: f"remove {m[1] or ''}from" if m[0][0] in "tT" else "remove", text)
 
 
@@ -222,11 +225,13 @@ def without_values(clause: Clause) -> str:
 
 
 # A tool that tells about a thing, not what it holds ("Retrieve detailed metadata about a file or
-# directory"): "what was the revenue in report.txt?" asks for none of it.
-_METADATA = re.compile(r"\bmetadata\b", re.IGNORECASE)
+# directory", "Get the schema information for a specific table"): "what was the revenue in
+# report.txt?" and "Alice's email in the users table" ask for none of it.
+_METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
     r"\b(?:metadata|size|sizes|how (?:big|large|old)|modified|created|creation|permissions?|"
-    r"owner|info|information|details|stat|when was|last (?:changed|edited|updated))\b",
+    r"owner|info|information|details|stat|when was|last (?:changed|edited|updated)|"
+    r"schema|columns|structure|fields|describe)\b",
     re.IGNORECASE,
 )
 

@@ -88,14 +88,22 @@ def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]
     return found
 
 
-def servers_placed(clause: Clause, servers: Iterable[str]) -> set[str]:
-    """The servers the clause names as where it puts something or takes it from ("add Globex to
-    memory", "in my memory")."""
+def servers_placed(
+    clause: Clause, servers: Iterable[str], held: Mapping[str, Iterable[str]] | None = None
+) -> set[str]:
+    """The servers the clause names as where it puts something or takes it from, by name ("add
+    Globex to memory", "in my memory") or by a thing one holds ("insert Frank into users")."""
+    held = held or {}
     return {
         server
         for server in servers
-        if re.search(
-            rf"\b(?:in|into|to|from)\s+(?:my\s+|the\s+)?{re.escape(server)}\b", clause.text, re.I
+        if any(
+            re.search(
+                rf"\b(?:in|into|to|from)\s+(?:my\s+|the\s+)?{re.escape(name)}(?![\w-])",
+                clause.text,
+                re.I,
+            )
+            for name in (server, *held.get(server, ()))
         )
     }
 
@@ -123,12 +131,14 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
             continue
         if json_type(item) == "string" and _words(name)[-1:] == ["names"]:
             found[name] = (list(dict.fromkeys(n.value for n in names)), span)
-        elif json_type(item) == "object" and (record := _record(item, clause, names)):
+        elif json_type(item) == "object" and (record := _record(item, clause, names, name)):
             found[name] = ([record], span)
     return found
 
 
-def _record(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> dict[str, Any] | None:
+def _record(
+    item: dict[str, Any], clause: Clause, names: list[Quoted], listed: str
+) -> dict[str, Any] | None:
     fields = item.get("properties") or {}
     record: dict[str, Any] = {}
     ends = [f for f in fields if f.lower() in ("from", "to", "source", "target")]
@@ -141,12 +151,15 @@ def _record(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> dict[s
         for field in fields:
             if _words(field)[:1] and _words(field)[0] in STATED_WORDS:
                 record[field] = between
-    # What the clause goes on to say about a name is what the record keeps when it has the
+    # What the clause goes on to say about a name is what a record to add keeps when it has the
     # clause's shape: a kind given for a new thing ("a company called Globex") and a type field,
-    # and no two names related (then it is a relation's, "Carol works at Initech").
+    # and no two names related (then it is a relation's, "Carol works at Initech"). What to
+    # delete is quoted: it must match what is kept word for word.
     typed = any(_words(field)[-1:] == ["type"] for field in fields)
-    told = typed == (_kind_of(clause.text, names[0]) is not None) and not _related(
-        clause.text, names
+    told = (
+        typed == (_kind_of(clause.text, names[0]) is not None)
+        and not _related(clause.text, names)
+        and not _REMOVALS.search(listed)
     )
     for field, prop in fields.items():
         if field in record:
@@ -200,12 +213,16 @@ _SUBJECT = re.compile(
 )
 
 
+_REMOVALS = re.compile(r"delet|remov", re.IGNORECASE)
+
+
 def _described(after: str) -> list[str]:
+    """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
     for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
         piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))
         words = piece.split()
-        if len(words) >= 2 and words[0].lower() not in _PREPOSITIONS and words[0].islower():
+        if len(words) >= 2 and words[0].islower() and words[0] not in _PREPOSITIONS | _NOT_NAMES:
             said.append(piece)
     return said
 

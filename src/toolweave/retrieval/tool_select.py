@@ -19,8 +19,9 @@ from toolweave.language.cues import (
     asks_to_change,
     metadata_asked,
     names_what_it_does,
+    refers_back,
 )
-from toolweave.language.parameters import changes_things
+from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
 from toolweave.language.records import servers_named, servers_placed
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
@@ -66,7 +67,7 @@ async def rank_tools(
         named: set[str] = set()
         placed: set[str] = set()
         if isinstance(clause, Clause):
-            placed = servers_placed(clause, servers)
+            placed = servers_placed(clause, servers, held)
             named = servers_named(clause, held or {}) | placed
         chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]], named)
         if placed:  # "add Globex to memory": a change the user directs at a server is made there
@@ -126,6 +127,14 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
+def _computes(tool: ToolSpec) -> bool:
+    """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
+    required = tool.input_schema.get("required") or []
+    properties = tool.input_schema.get("properties") or {}
+    kinds = [param_kind(name, properties.get(name) or {}) for name in required]
+    return bool(kinds) and all(kind in NUMERIC_KINDS for kind in kinds)
+
+
 def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     """How well a candidate serves the clause (`fit_and_gate`)."""
     return fit_and_gate(candidate, clause, rank)[0]
@@ -150,8 +159,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     wrong_path = other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
     evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
-    if changes and not feasible and tool.input_schema.get("required"):
-        evidence -= VALUE_WEIGHT  # a change none of whose values the clause gives
+    # A change none of whose values the clause gives, or a sum with no numbers to add.
+    computes = _computes(tool) and not refers_back(clause.text)
+    if not feasible and (computes or (changes and tool.input_schema.get("required"))):
+        evidence -= VALUE_WEIGHT
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
         evidence += NAME_WEIGHT * verbs
