@@ -17,7 +17,7 @@ from toolweave.retrieval.retriever import (
     ToolRetriever,
     _aggregate,
 )
-from toolweave.retrieval.tool_select import rank_tools
+from toolweave.retrieval.tool_select import fit, rank_tools
 from toolweave.types import Candidate, IndexHit, ToolSpec
 
 from ..fakes import HashingEmbedder, ScriptedLLM
@@ -310,3 +310,37 @@ async def test_a_change_the_clause_puts_in_a_server_is_made_there(tmp_path: Path
         "memory.create_entities",
         "sqlite.append_insight",
     ]
+
+
+def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
+    """Official server-filesystem's and mcp-server-sqlite's descriptions, at the same cosine."""
+    path = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    info = ToolSpec(
+        server="fs",
+        name="get_file_info",
+        description="Retrieve detailed metadata about a file or directory.",
+        input_schema=path,
+    )
+    read = ToolSpec(
+        server="fs", name="read_text_file", description="Read a file.", input_schema=path
+    )
+
+    def best(text: str) -> str:
+        clause = analyse(text, date(2026, 11, 26)).clauses[0]
+        return max((info, read), key=lambda t: fit(Candidate(tool=t, score=0.3), clause, 0)).name
+
+    assert best("what was the revenue in the report /srv/report.txt?") == "read_text_file"
+    assert best("how big is /srv/report.txt?") == "get_file_info"
+
+
+def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:
+    number = {"type": "number"}
+    two = {"type": "object", "properties": {"a": number, "b": number}, "required": ["a", "b"]}
+    add = Candidate(tool=ToolSpec(server="e", name="get-sum", input_schema=two), score=0.3)
+
+    def fitted(text: str) -> float:
+        return fit(add, analyse(text, date(2026, 11, 26)).clauses[0], 0)
+
+    no_numbers = fitted("sum the amount column of orders")
+    assert no_numbers < 0.3 < fitted("add 17 and 25")
+    assert fitted("add these two numbers together") > no_numbers  # it points at them: ask which

@@ -230,7 +230,7 @@ def without_values(clause: Clause) -> str:
 _METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
     r"\b(?:metadata|size|sizes|how (?:big|large|old)|modified|created|creation|permissions?|"
-    r"owner|info|information|details|stat|when was|last (?:changed|edited|updated)|"
+    r"owner|info|information|stat|when was|last (?:changed|edited|updated)|"
     r"schema|columns|structure|fields|describe)\b",
     re.IGNORECASE,
 )

@@ -9,6 +9,7 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -127,6 +128,9 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
+_POINTED = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
+
+
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -159,8 +163,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     wrong_path = other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
     evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
-    # A change none of whose values the clause gives, or a sum with no numbers to add.
-    computes = _computes(tool) and not refers_back(clause.text)
+    # A change none of whose values the clause gives, or a sum with no numbers to add ("sum the
+    # amount column of orders"; "add these two numbers" points at numbers: the user is asked).
+    computes = _computes(tool) and not refers_back(clause.text) and not _POINTED.search(clause.text)
     if not feasible and (computes or (changes and tool.input_schema.get("required"))):
         evidence -= VALUE_WEIGHT
     if not changes or change_asked:  # "the latest commit" asks for no commit
