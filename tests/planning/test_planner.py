@@ -45,6 +45,13 @@ def test_a_request_for_a_change_is_no_read() -> None:
     assert bound(text, (READ_FILE, 0.542), (WRITE_FILE, 0.537)) == "write_file"
 
 
+def test_a_change_no_tool_fits_is_not_searched() -> None:
+    """Search answers what is asked: a change goes to no document search."""
+    text = "insert Frank O'Neil from Dublin into users"
+    assert bound(text, (READ_FILE, 0.1)) == ""
+    assert bound("who is Frank O'Neil?", (READ_FILE, 0.1)) == "search"
+
+
 GIT = tool("git_status", {"repo_path": STRING}).model_copy(update={"server": "git"})
 DIFF_STAGED = GIT.model_copy(update={"name": "git_diff_staged"})
 DIFF_UNSTAGED = GIT.model_copy(update={"name": "git_diff_unstaged"})

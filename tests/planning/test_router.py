@@ -8,6 +8,7 @@ import pytest
 
 from toolweave.language import analyse, clause_of
 from toolweave.language.cues import is_multi_hop
+from toolweave.planning.planner import plan_steps
 from toolweave.planning.router import llm_route, route
 from toolweave.types import Plan, Step, ToolSpec
 
@@ -86,6 +87,11 @@ def test_someone_or_something_the_question_never_names_is_asked_for() -> None:
         # A search reads documents about whoever it is: nothing to ask.
         decision = route(analyse(text, TODAY), plan((text, SEARCH)), tools, search=SEARCH.key)
         assert decision.route == "iterative"
+    # A change no tool fits is asked about too, not searched.
+    text = "remember that he likes coffee"
+    unfit = plan_steps(analyse(text, TODAY).clauses, [[]], min_score=0.28, fallback=SEARCH)
+    decision = route(analyse(text, TODAY), unfit, tools, search=SEARCH.key)
+    assert (decision.route, decision.clarification) == ("clarify", "Who do you mean by “he”?")
     # Named in the question, or in the conversation before it: nothing to ask either.
     for text, earlier in (("Add Dana Kim to memory: she is a nurse", ""), ("his email?", "Bob")):
         analysis = analyse(text, TODAY, earlier)

@@ -85,10 +85,13 @@ def plan_steps(
         )
         if steps and _about_the_result(clause, steps[-1], fitting, fallback):
             continue  # "fetch X and tell me what it says": the answer is the earlier result
-        tool = fitting[0].tool if fitting else fallback
+        # Search answers what is asked, never a change: "insert Frank into users" is not looked
+        # up in the documents when no tool fits it.
+        change = asks_to_change(clause.text)
+        tool = fitting[0].tool if fitting else (None if change else fallback)
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
-        problem = "no connected tool fits this part of the question"
+        problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
         if tool and (first := _needed_first(tool, clause, ranked)):
             steps.append(
                 Step(

@@ -98,7 +98,7 @@ def route(
     if analysis.small_talk:
         return SMALL_TALK
     word = analysis.unresolved
-    if word and any(s.key != search and s.problem is None for s in plan.steps):
+    if word and any(s.key != search for s in plan.steps):
         asked = "Who" if word.lower() in PERSON_WORDS else "What"
         why = f"the question points at “{word}” but does not say who or what that is"
         return Decision(Route.CLARIFY, why, f"{asked} do you mean by “{word}”?")
