@@ -41,6 +41,7 @@ from toolweave.index.build import Progress as IndexProgress
 from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.parameters import changes_things
+from toolweave.language.records import held_in
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
@@ -347,6 +348,8 @@ class Engine:
         await self._sync_ready()
         async with self._index_lock:
             held = self.contents.held()
+            for clause in clauses:  # what the servers hold that it names: values of its own
+                clause.held = held_in(clause, held)
             return await rank_tools(self.retriever, self.candidates(), clauses, k=k, held=held)
 
     # -- questions -----------------------------------------------------------------------------

@@ -222,6 +222,9 @@ class Clause(_Model):
     index: int
     text: str
     values: Values | None = None
+    # What connected servers hold that the clause names ("the orders table", "order 4"), where
+    # it names it, with the name as held (catalog/contents.py; language.records.held_in).
+    held: list[Quoted] = Field(default_factory=list)
 
 
 class QuestionAnalysis(_Model):

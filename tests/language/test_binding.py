@@ -234,6 +234,10 @@ def test_a_revision_is_copied_as_git_writes_it() -> None:
     assert bound(show, "print HEAD:app/main.py from /srv/repo")["revision"] == "HEAD:app/main.py"
     assert bound(show, "show commit 9c1e07a in /srv/repo")["revision"] == "9c1e07a"
     assert bound(show, "what did the last commit in /srv/repo change?")["revision"] == "HEAD"
+    # A file inside the repository, as that revision has it; a target stays a revision.
+    text = "config.py as it is in the latest commit of /srv/repo"
+    assert bound(show, text)["revision"] == "HEAD:config.py"
+    assert bound({"properties": {"target": {"type": "string"}}}, text) == {"target": "HEAD"}
     diff = {"properties": {"target": {"type": "string"}}, "required": ["target"]}
     assert bound(diff, "diff against HEAD~3") == {"target": "HEAD~3"}
     assert bound(diff, "diff the branch against the one from 2024") == {}  # no revision given

@@ -7,6 +7,7 @@ from typing import Any
 
 from toolweave.language import clause_of
 from toolweave.language.records import (
+    held_in,
     names_in,
     records,
     servers_named,
@@ -143,3 +144,11 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     # Or by what a server holds.
     assert placed("insert Frank O'Neil from Dublin into users") == {"sqlite"}
     assert placed("insert Frank O'Neil into users2") == set()
+
+
+def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
+    held = {"db": ["orders", "users"], "memory": ["Bob", "Bob Chen"]}
+    found = held_in(clause_of(0, "set the amount of order 4 for Bob to 5", TODAY), held)
+    assert [(f.value, f.start) for f in found] == [("orders", 18), ("Bob", 30)]
+    assert held_in(clause_of(0, "what is Bob Chen's email?", TODAY), held)[0].value == "Bob Chen"
+    assert held_in(clause_of(0, "the ordering of users", TODAY), held)[0].value == "users"

@@ -89,6 +89,19 @@ def test_what_is_not_spelled_out_is_not_made(text: str) -> None:
     assert made(text) is None
 
 
+def test_a_table_the_database_holds_is_named_without_the_word_table(
+    db: sqlite3.Connection,
+) -> None:
+    """The names a clause gives of what the server holds (catalog/contents.py) name a table:
+    "staff 2" is a row of `staff`; a name of a person is no table."""
+    sql = statement("set the salary of staff 2 to 22", held=["staff"])
+    assert sql is not None and sql[0] == "UPDATE staff SET salary = 22 WHERE id = 2"
+    db.execute(sql[0])
+    assert db.execute("SELECT salary FROM staff WHERE id = 2").fetchone() == (22,)
+    assert statement("what is Bob's email?", held=["Bob"]) is None
+    assert statement("set the salary of Ana to 5", held=["staff"]) is None  # which row?
+
+
 def test_a_parameter_takes_the_statements_its_words_name() -> None:
     assert sql_kinds("query", {"description": "SELECT SQL query to execute"}) == ("select",)
     assert sql_kinds("sql", {"description": "A read-only statement"}) == ("select",)

@@ -143,3 +143,9 @@ def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
 def test_text_after_a_labelled_colon_is_said() -> None:
     said = ex.said_in("stage app.py and commit it, message: Add --imperial flag")
     assert [q.value for q in said] == ["Add --imperial flag"]
+
+
+def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:
+    """As the official servers were asked: "that person" is whoever a file names, not text."""
+    assert ex.said_in("add that person to the users table (name, email, city)") == []
+    assert [q.value for q in ex.said_in("add buy eggs to todo.md")] == ["buy eggs"]

@@ -102,14 +102,14 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         if name not in required and kinds[name] in NUMERIC_KINDS:
             continue  # a stray number is no evidence for an optional count or limit
         value, span = _place_in_role(name, kinds[name], values, pools) or _extract_one(
-            kinds[name], properties[name], clause, pools, found_numbers
+            name, kinds[name], properties[name], clause, pools, found_numbers
         )
         if value is None and name.lower() in PAYLOAD_NAMES and pools["said"]:
             value, span = pools["said"].pop(0)
         if value is None and name in required and kinds[name] == "string":
             value, span = _named(name, text)
         if value is None and name in required and (sql := sql_kinds(name, properties[name])):
-            value, span = statement(text, sql) or (None, None)
+            value, span = statement(text, sql, [h.value for h in clause.held]) or (None, None)
         if value is not None:
             filled.put(name, value, "extracted", span)
         elif (
@@ -352,6 +352,7 @@ def _place_of(values: Values, role: str) -> Place | None:
 
 
 def _extract_one(
+    name: str,
     kind: str,
     prop: dict[str, Any],
     clause: Clause,
@@ -383,7 +384,7 @@ def _extract_one(
     if kind == "expression":
         return values.expression, None
     if kind == "revision":
-        return _revision(clause.text)
+        return _revision(clause, of_a_file=readable_name(name) == "revision")
     if kind in ("query", "string") and pools["quoted"]:
         return pools["quoted"].pop(0)
     return None, None
@@ -394,15 +395,25 @@ def _extract_one(
 _REVISION = re.compile(
     r"\bHEAD(?:[~^]\d*)*(?::[\w./-]*\w)?|(?<![\w./-])(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40}\b"
 )
-_LATEST_COMMIT = re.compile(r"\b(?:latest|last|most\s+recent|newest|current)\s+commit\b", re.I)
+_LATEST_COMMIT = re.compile(
+    r"\b(?:(?:latest|last|most\s+recent|newest|current)\s+commit|committed\s+version)\b", re.I
+)
 
 
-def _revision(text: str) -> Found:
+def _revision(clause: Clause, *, of_a_file: bool) -> Found:
+    """The revision as git writes it; `of_a_file`, with the one file the clause names inside
+    the repository ("config.py as it is in the latest commit": HEAD:config.py)."""
+    text = clause.text
     if match := _REVISION.search(text):
-        return match.group(), Span(start=match.start(), end=match.end())
-    if match := _LATEST_COMMIT.search(text):
-        return "HEAD", Span(start=match.start(), end=match.end())
-    return None, None
+        found, span = match.group(), Span(start=match.start(), end=match.end())
+    elif match := _LATEST_COMMIT.search(text):
+        found, span = "HEAD", Span(start=match.start(), end=match.end())
+    else:
+        return None, None
+    inside = [x for x in values_of(clause).locators if not x.value.startswith(("/", "~"))]
+    if of_a_file and ":" not in found and len(inside) == 1 and "://" not in inside[0].value:
+        return f"{found}:{inside[0].value}", span
+    return found, span
 
 
 def _enum_value(choices: list[Any], text: str) -> Found:
@@ -548,7 +559,8 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     # The values the arguments use, by where they stand: one argument may use several (an SQL
     # statement, a list of records), and places and names count ("whose city is Lyon").
     values = values_of(clause)
-    given = {x.start: x for x in [*values.counted(), *values.places, *names_in(clause)]}.values()
+    named = [*names_in(clause), *clause.held]
+    given = {x.start: x for x in [*values.counted(), *values.places, *named]}.values()
     spans = [filled.spans[name] for name in used if name in filled.spans]
     covered = sum(any(s.start <= x.start < s.end for s in spans) for x in given)
     use = covered / len(given) if given else 0.0

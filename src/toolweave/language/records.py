@@ -77,13 +77,32 @@ def unnamed_reference(clauses: list[Clause]) -> str:
 def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:
     """The servers holding something the clause names (catalog/contents.py): a held name written
     as a whole, in any case, and not as part of a longer name ("Bob" in "Bob's phone", not in
-    "Bob Chen"; "users" in "the users table")."""
-    text, lowered = clause.text, clause.text.lower()
-    found = set()
-    for server, names in held.items():
-        for name in names:
-            if len(name) >= 3 and name.lower() in lowered and _named(text, name):
-                found.add(server)
+    "Bob Chen"; "users" in "the users table", "orders" in "order 4": `held_in`)."""
+    return {server for server, names in held.items() if _spans(clause.text, names, singular=True)}
+
+
+def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:
+    """Where the clause names what the servers hold, with the name as held; a plural name in
+    lowercase also by its singular ("order 4" names `orders`)."""
+    return sorted(
+        (found for names in held.values() for found in _spans(clause.text, names, singular=True)),
+        key=lambda found: found.start,
+    )
+
+
+def _spans(text: str, names: Iterable[str], *, singular: bool = False) -> list[Quoted]:
+    lowered, found = text.lower(), []
+    for name in names:
+        written = [name]
+        if singular and name.islower() and name.endswith("s") and len(name) > 4:
+            written.append(name[:-1])
+        for word in written:
+            if (
+                len(word) >= 3
+                and word.lower() in lowered
+                and (at := _named(text, word)) is not None
+            ):
+                found.append(Quoted(start=at, end=at + len(word), value=name))
                 break
     return found
 
@@ -108,13 +127,14 @@ def servers_placed(
     }
 
 
-def _named(text: str, name: str) -> bool:
+def _named(text: str, name: str) -> int | None:
+    """Where the text names `name` as a whole, None if nowhere."""
     for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
         before, after = text[max(0, match.start() - 80) : match.start()], text[match.end() :]
         longer = re.search(rf"\b({_WORD})\s$", before)  # "Big Bob"; "Open Bob" is Bob
         if (not longer or longer[1].lower() in _NOT_NAMES) and not re.match(r"\s[A-Z][a-z]", after):
-            return True
-    return False
+            return match.start()
+    return None
 
 
 def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[Any], Span]]:

@@ -12,6 +12,7 @@ small model writes it, and a statement it writes must have a statement's shape (
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
@@ -62,18 +63,18 @@ _COLUMN_DEF = re.compile(
 _SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
 
 
-def statement(text: str, kinds: tuple[str, ...] = STATEMENT_KINDS) -> tuple[str, Span] | None:
-    """The statement of one of `kinds` the clause spells out, and the span it is read from."""
+def statement(
+    text: str, kinds: tuple[str, ...] = STATEMENT_KINDS, held: Sequence[str] = ()
+) -> tuple[str, Span] | None:
+    """The statement of one of `kinds` the clause spells out, and the span it is read from.
+    `held`: the names the clause gives of what a database holds, for a table it does not call
+    one ("set the amount of order 4 to 5.75" and the table `orders`)."""
     wanted = _kind(text)
     if wanted not in kinds:
         return None
-    made = {
-        "select": _select,
-        "insert": _insert,
-        "update": _update,
-        "delete": _delete,
-        "create": _create,
-    }[wanted](text)
+    tables = [name for name in held if _plain(name) and name.islower()]  # no person: "Bob"
+    make = {"select": _select, "insert": _insert, "update": _update, "delete": _delete}
+    made = _create(text) if wanted == "create" else make[wanted](text, tables[:1])
     return (made, Span(start=0, end=len(text))) if made else None
 
 
@@ -94,13 +95,15 @@ def _kind(text: str) -> str:
     return "select"
 
 
-def _table(text: str, *, into: bool = False) -> str | None:
+def _table(text: str, held: list[str], *, into: bool = False) -> str | None:
     for match in _TABLE.finditer(text):
         name = match["a"] or match["b"] or match["c"] or match["d"]
         if _plain(name):
             return name
     into_table = _INTO.search(text) if into else None
-    return into_table["a"] if into_table and _plain(into_table["a"]) else None
+    if into_table and _plain(into_table["a"]):
+        return into_table["a"]
+    return held[0] if held else None
 
 
 def _plain(name: str) -> bool:
@@ -126,8 +129,8 @@ def _where(text: str) -> str | None:
     return f" WHERE {column} = {_literal(value)}" if _plain(column) else None
 
 
-def _select(text: str) -> str | None:
-    table, where = _table(text), _where(text)
+def _select(text: str, held: list[str]) -> str | None:
+    table, where = _table(text, held), _where(text)
     if not table or where is None:
         return None
     dotted = next((m for m in _TABLE.finditer(text) if m["column"]), None)
@@ -144,9 +147,9 @@ def _select(text: str) -> str | None:
     return f"SELECT {what} FROM {table}{where}"
 
 
-def _insert(text: str) -> str | None:
+def _insert(text: str, held: list[str]) -> str | None:
     text = text.rstrip(" .!?")
-    table, found = _table(text, into=True), list(_PAIR.finditer(text))
+    table, found = _table(text, held, into=True), list(_PAIR.finditer(text))
     # One list to the end of the clause: a value it cannot read ("city Dublin please") would
     # otherwise be left out of the row.
     whole = all(a.end() == b.start() for a, b in pairwise(found))
@@ -160,15 +163,15 @@ def _insert(text: str) -> str | None:
     return f"INSERT INTO {table} ({columns}) VALUES ({values})"
 
 
-def _update(text: str) -> str | None:
-    match, table = _UPDATE.search(text), _table(text)
+def _update(text: str, held: list[str]) -> str | None:
+    match, table = _UPDATE.search(text), _table(text, held)
     if not match or not table or not _plain(match["c"]):
         return None
     return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
 
 
-def _delete(text: str) -> str | None:
-    table, where = _table(text), _where(text)
+def _delete(text: str, held: list[str]) -> str | None:
+    table, where = _table(text, held), _where(text)
     row = re.search(r"\b(?:id|number|#)\s*(?P<id>\d+)\b", text)
     if not where and row:
         where = f" WHERE id = {row['id']}"

@@ -228,6 +228,9 @@ _ANNOUNCED = re.compile(
 )
 
 
+_POINTED = re.compile(r"(?:this|that|these|those)\s+\w+\s+(?:to|into|in|on)\b", re.IGNORECASE)
+
+
 def said_in(text: str) -> list[Quoted]:
     """Unquoted text the clause gives to be passed on as it is (a file's content, a message)."""
     found = []
@@ -236,6 +239,8 @@ def said_in(text: str) -> list[Quoted]:
         if announced := _ANNOUNCED.match(value):  # "echo back exactly this: Hello, World!"
             value = value[announced.end() :]
         if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
+            continue
+        if _POINTED.match(value):  # "add that person to the users table": a thing, no text
             continue
         if value:
             start = match.end("said") - len(value)
