@@ -143,8 +143,9 @@ async def test_a_percent_parameter_needs_a_percentage() -> None:
     assert "percent" not in filled.arguments and filled.problem
 
 
-async def test_a_tool_that_adds_things_is_not_called_with_nothing_to_add() -> None:
-    """server-memory's create_entities(entities=[]) reports success having created nothing."""
+async def test_a_tool_that_changes_things_is_not_called_with_nothing_to_change() -> None:
+    """server-memory's create_entities(entities=[]) and delete_observations(deletions=[]) report
+    success having changed nothing."""
     create = ToolSpec(
         server="memory",
         name="create_entities",
@@ -155,9 +156,12 @@ async def test_a_tool_that_adds_things_is_not_called_with_nothing_to_add() -> No
         },
     )
     filled = await fill_arguments(create, c("remember nothing"), NoLLM(), given={"entities": []})
-    assert filled.problem is not None and "would create nothing: entities is empty" in str(
+    assert filled.problem is not None and "would change nothing: entities is empty" in str(
         filled.problem
     )
+    delete = create.model_copy(update={"name": "delete_observations"})
+    filled = await fill_arguments(delete, c("delete it"), NoLLM(), given={"entities": []})
+    assert filled.problem is not None
     some = await fill_arguments(create, c("x"), NoLLM(), given={"entities": [{"name": "Alice"}]})
     assert some.problem is None
 

@@ -19,7 +19,6 @@ from toolweave.language.binding import Filled, extract_arguments, values_of
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
-    adds_things,
     changes_things,
     is_statement,
     json_type,
@@ -68,16 +67,17 @@ async def fill_arguments(
     elif problems := schema_problems(filled.arguments, schema):
         text = "arguments do not fit the tool's schema: " + "; ".join(problems)
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
-    elif empty := _nothing_to_create(tool, filled.arguments):
-        # create_entities(entities=[]) "succeeds" having created nothing: no call at all.
-        text = f"{tool.key} would create nothing: {empty} is empty"
+    elif empty := _nothing_to_change(tool, filled.arguments):
+        # create_entities(entities=[]) and delete_observations(deletions=[]) "succeed" having
+        # changed nothing: no call at all.
+        text = f"{tool.key} would change nothing: {empty} is empty"
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     return filled
 
 
-def _nothing_to_create(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:
-    """The required list argument a tool that adds things was given empty, if any."""
-    if not adds_things(tool.name):
+def _nothing_to_change(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:
+    """The required list argument a tool that changes things was given empty, if any."""
+    if not changes_things(tool):
         return None
     properties = tool.input_schema.get("properties") or {}
     required = tool.input_schema.get("required") or []

@@ -210,10 +210,5 @@ def changes_things(tool: ToolSpec) -> bool:
     return bool(words & (_CHANGING | _ADDING))
 
 
-# Verbs of tools that add things: given an empty list of them, they "succeed" doing nothing.
+# Verbs of tools that add things.
 _ADDING = {"create", "add", "insert", "write", "append", "upload", "post", "put", "save"}
-
-
-def adds_things(tool_name: str) -> bool:
-    """Whether the tool's name says it adds things ("create_entities", "addObservations")."""
-    return bool(_ADDING & set(readable_name(tool_name).split()[:1]))
