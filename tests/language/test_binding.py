@@ -177,6 +177,15 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     assert not other_kind_of_path(info, listing) and not other_kind_of_path(info, lines)
     # A path the clause does not call a folder may be either.
     assert not other_kind_of_path(read, clause_of(0, "read /srv/Makefile", TODAY))
+    # A folder named by a word before "folder", in the folder the clause gives.
+    drafts = clause_of(0, "make a drafts folder in /srv/files", TODAY)
+    assert other_kind_of_path(read, drafts) and not other_kind_of_path(tree, drafts)
+    assert bound({"properties": {"path": {"type": "string"}}}, drafts.text) == {
+        "path": "/srv/files/drafts"
+    }
+    assert bound({"properties": {"path": {"type": "string"}}}, "make a new folder in /srv") == {
+        "path": "/srv"
+    }
 
 
 def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:

@@ -142,6 +142,15 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["how much do they add up to? (orders.amount)"],
         ),
         ("What is Bob's email? It is in users", ["What is Bob's email?", "It is in users"]),
+        # "in it" after a clause that names a folder is in that folder.
+        (
+            "make a drafts folder in /srv and put a file intro.md in it",
+            ["make a drafts folder in /srv", "put a file intro.md in /srv/drafts"],
+        ),
+        (
+            "read /srv/a.txt and find the word cat in it",
+            ["read /srv/a.txt", "find the word cat in it"],
+        ),
         # Connectives and thanks are no requests.
         (
             "Get the delivery time. In addition, update the shipment. Thank you!",

@@ -478,10 +478,11 @@ def value_sets(schema: dict[str, Any], clause: Clause) -> list[dict[str, Any]]:
 # words before it ("the folder /srv/x", "what files are in /srv/x").
 _FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,5}$")
 _FOLDER_SAID = re.compile(
-    r"(?:\b(?:folder|directory|dir)\s+|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+)"
-    r"(?:the\s+)?$",
+    r"(?:\b(?:folder|directory|dir)\s+(?:in\s+|inside\s+|under\s+)?"
+    r"|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+)(?:the\s+)?$",
     re.IGNORECASE,
 )
+_FOLDER_AFTER = re.compile(r"\s+(?:folder|directory)\b", re.IGNORECASE)  # "a drafts folder"
 
 
 def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
@@ -497,7 +498,11 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
         return all(_FILE_NAME.search(x.value) for x in paths)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
-        return all(_FOLDER_SAID.search(clause.text[: x.start]) for x in paths)
+        text = clause.text
+        return all(
+            _FOLDER_SAID.search(text[: x.start]) or _FOLDER_AFTER.match(text[x.end :])
+            for x in paths
+        )
     return False
 
 

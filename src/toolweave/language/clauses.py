@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.cues import asks_to_change
 from toolweave.language.text import OPENERS, sentences
-from toolweave.language.values import named_places
+from toolweave.language.values import locators_in, named_places
 
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
@@ -69,7 +69,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     if not clauses and question.strip():
         clauses = [question.strip()]
     named = _places(earlier)
-    return _carry_places(clauses, named[-1] if named else None)
+    return _carry_folders(_carry_places(clauses, named[-1] if named else None))
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -158,3 +158,29 @@ def _carry_places(clauses: list[str], place: str | None) -> list[str]:
 def _places(text: str) -> list[str]:
     """The places "there" can point at: "for" names a purpose or a person as often as a place."""
     return [p.name for p in named_places(text) if p.preposition != "for"]
+
+
+# "in it" pointing back at a folder the clause before names: "make a drafts folder in /srv and
+# put a file intro.md in it" puts it in /srv/drafts.
+_IN_IT = re.compile(r"\b(in|into|inside)\s+it\b", re.IGNORECASE)
+
+
+def _carry_folders(clauses: list[str]) -> list[str]:
+    carried: list[str] = []
+    for clause in clauses:
+        it = _IN_IT.search(clause)
+        folders = _folders(carried[-1]) if it and carried else []
+        if it and folders:
+            clause = f"{clause[: it.start()]}{it[1]} {folders[-1]}{clause[it.end() :]}"
+        carried.append(clause)
+    return carried
+
+
+def _folders(text: str) -> list[str]:
+    """The folders the text names, a folder named in another as its path there."""
+    paths = [x for x in locators_in(text) if x.kind == "path"]
+    return [
+        x.joined
+        for x in paths
+        if "." not in x.value.rsplit("/", 1)[-1] and not any(y.folder == x.value for y in paths)
+    ]

@@ -147,9 +147,23 @@ def locators_in(text: str) -> list[Locator]:
             found.append(
                 Locator(start=match.start(), end=match.start() + len(value), kind=kind, value=value)
             )
+    for match in _NAMED_FOLDER.finditer(bare):  # "a drafts folder in /srv": /srv/drafts
+        if match["name"].lower() not in _NOT_FOLDER_NAMES:
+            span = {"start": match.start("name"), "end": match.end("name")}
+            found.append(Locator(**span, kind="path", value=match["name"]))
     found.sort(key=lambda locator: locator.start)
     _note_folders(text, found)
     return found
+
+
+# A folder named by a word before "folder", in a folder the text gives: "make a drafts folder in
+# /srv" names /srv/drafts.
+_NAMED_FOLDER = re.compile(
+    r"\b(?:a|an|the)\s+(?:new\s+)?(?P<name>[\w-]+)\s+(?:folder|directory)\s+"
+    r"(?=(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|directory\s+)?[/~])",
+    re.IGNORECASE,
+)
+_NOT_FOLDER_NAMES = {"new", "empty", "another", "separate", "sub", "my", "parent", "same", "that"}
 
 
 def _note_folders(text: str, found: list[Locator]) -> None:
