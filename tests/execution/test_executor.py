@@ -158,6 +158,35 @@ async def test_reflection_never_turns_to_a_change_the_clause_does_not_ask_for(
     assert observation.tool == "home_city" and "Arlington" in observation.text
 
 
+def delete_people(names: list[str]) -> str:
+    """Delete people from the address book"""
+    return f"deleted {', '.join(names)}"
+
+
+async def test_reflection_never_turns_to_a_change_of_the_things_a_fact_names(
+    tmp_path: Path,
+) -> None:
+    """Seen on server-memory: "the peanut allergy note on Bob is wrong, delete it" could not
+    fill delete_observations, and reflection took delete_entities, which would delete Bob."""
+    planned = Step(
+        id="s1",
+        clause=clause_of(0, "the allergy note on Grace is wrong, delete it", TODAY),
+        server="people",
+        tool="weather",
+    )
+    native = {"people": [weather, delete_people]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        forget = next(t for t in pool.tools if t.name == "delete_people")
+
+        async def reflect(step: Step) -> list[Candidate]:
+            return [Candidate(tool=forget, score=0.5)]
+
+        (observation,) = await run_plan(
+            Plan(steps=[planned]), pool.tools, pool, NoLLM(), reflect=reflect
+        )
+    assert observation.tool == "weather" and not observation.ok
+
+
 async def test_a_whole_result_is_taken_as_the_parameter_s_type(tmp_path: Path) -> None:
     """ "add 1234 and 4321, then add 445 to the result": the one number the sum's text adds to
     what it was given; an object given to a text parameter: as JSON."""

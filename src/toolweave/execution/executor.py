@@ -31,7 +31,7 @@ from toolweave.catalog.connections import CallOutcome
 from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
-from toolweave.language.binding import extract_arguments
+from toolweave.language.binding import extract_arguments, feasibility
 from toolweave.language.cues import asks_for_action
 from toolweave.language.parameters import changes_things, json_type
 from toolweave.language.values import numbers
@@ -75,10 +75,13 @@ async def run_plan(
         for candidate in await reflect(step):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
                 continue
-            if changes_things(candidate.tool) and not asks_for_action(
-                candidate.tool, step.clause.text
+            if changes_things(candidate.tool) and not (
+                asks_for_action(candidate.tool, step.clause.text)
+                and feasibility(candidate.tool, step.clause)
             ):
-                continue  # only a change the clause asks for ("add Globex": no delete_entities)
+                # Only a change the clause asks for and gives values for ("add Globex": no
+                # delete_entities; "the peanut allergy note on Bob is wrong, delete it": not Bob).
+                continue
             other = step.model_copy(
                 update={
                     "server": candidate.tool.server,

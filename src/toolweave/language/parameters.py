@@ -192,7 +192,7 @@ _CHANGING = {"write", "delete", "remove", "update", "move", "rename", "set", "se
 _CHANGING |= {"edit", "append", "drop", "reset", "checkout", "push", "post", "put", "patch"}
 
 
-_DELETING = {"delete", "remove", "drop", "clear", "purge", "erase", "destroy"}
+_DELETING = {"delete", "remove", "drop", "clear", "purge", "erase", "destroy", "forget"}
 
 
 def deletes(tool: ToolSpec) -> bool:
@@ -207,7 +207,7 @@ def changes_things(tool: ToolSpec) -> bool:
     if tool.hints.read_only is False or tool.hints.destructive:
         return True
     words = set(readable_name(tool.name).split())
-    return bool(words & (_CHANGING | _ADDING))
+    return bool(words & (_CHANGING | _ADDING | _DELETING))
 
 
 # Verbs of tools that add things.
