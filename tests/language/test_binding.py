@@ -297,3 +297,21 @@ def test_the_things_a_stated_fact_names_are_not_what_that_fact_asks_to_change() 
     fact = "Bob got over his peanut allergy, take that out of memory"
     assert feasibility(forget, clause_of(0, fact, TODAY)) == 0.0
     assert feasibility(forget, clause_of(0, "forget Bob", TODAY)) == 1.0
+
+
+def test_files_read_one_call_each_and_one_file_is_no_list_of_them() -> None:
+    """ "Read a.txt and b.csv" reads each; a tool that would write them alike is not fanned out,
+    and one path fills half a list of paths (`read_multiple_files`)."""
+    path = {"properties": {"path": {"type": "string"}}, "required": ["path"]}
+    text = "read alpha.txt and budget.csv, both in /srv/p"
+    assert value_sets(path, clause_of(0, text, TODAY), files=True) == [
+        {"path": "/srv/p/alpha.txt"},
+        {"path": "/srv/p/budget.csv"},
+    ]
+    assert value_sets(path, clause_of(0, text, TODAY)) == []
+    many = one_call(
+        "read_multiple_files", {"paths": {"type": "array", "items": {"type": "string"}}}
+    )
+    one = one_call("read_text_file", {"path": {"type": "string"}})
+    single = clause_of(0, "the biggest expense in /srv/expenses.csv?", TODAY)
+    assert feasibility(many, single) < feasibility(one, single)

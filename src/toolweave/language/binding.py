@@ -436,22 +436,33 @@ def _zones_source_first(values: Values) -> list[Found]:
     return [(mention.zone, _span(mention)) for mention in mentions]
 
 
-def value_sets(schema: dict[str, Any], clause: Clause) -> list[dict[str, Any]]:
+def value_sets(
+    schema: dict[str, Any], clause: Clause, *, files: bool = False
+) -> list[dict[str, Any]]:
     """The arguments of several calls when the clause gives the required values of one kind
     several times over ("weather in Paris, Rome and Oslo": three cities for one `city`; "6 feet
     and 80 kg, also 5.6 feet and 60 kg": two heights and two weights), in order; [] when it
-    does not. Numbers and listed places only: quoted strings serve too many different parameters
-    to be told apart, and two dates are mostly a start and an end. Other parameters get what
-    `extract_arguments` finds, the same in each set."""
+    does not. Numbers, listed places and files only ("read a.txt and b.txt": two reads): quoted
+    strings serve too many different parameters to be told apart, and two dates are mostly a
+    start and an end. Other parameters get what
+    `extract_arguments` finds, the same in each set. Files only with `files`: for a tool that
+    only reads, never one that would write "a.txt and b.txt" alike."""
     values = values_of(clause)
     properties = schema.get("properties") or {}
     groups: dict[str, list[str]] = {}
     for name in schema.get("required") or []:
         kind = param_kind(name, properties.get(name, {}))
         groups.setdefault("number" if kind in NUMERIC_KINDS else kind, []).append(name)
+    paths = [x for x in values.locators if x.kind == "path"]
     found: dict[str, list[Any]] = {
         "number": [n.value for n in values.numbers if not n.in_date],
         "place": list(values.listed_places),
+        # Files, each in the folder it is said to be in ("read a.txt and b.txt in /srv").
+        "path": [
+            x.joined
+            for x in paths
+            if files and _FILE_NAME.search(x.value) and not any(y.folder == x.value for y in paths)
+        ],
     }
     counts = {
         kind: len(found[kind]) // len(names)
@@ -532,6 +543,14 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+def _fills(name: str, properties: dict[str, Any], arguments: dict[str, Any]) -> float:
+    """How far a value fills its parameter: one path fills half a list of them ("read a.txt"
+    asks for no `read_multiple_files`)."""
+    value = arguments.get(name)
+    one = isinstance(value, list) and len(value) == 1
+    return 0.5 if one and param_kind(name, properties.get(name) or {}) == "paths" else 1.0
+
+
 def _names_things(name: str) -> bool:
     return readable_name(name).split()[-1:] in (["name"], ["names"])
 
@@ -542,13 +561,13 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     filled = extract_arguments(tool.input_schema, clause)
     used = [name for name, origin in filled.origins.items() if origin == "extracted"]
     required = tool.input_schema.get("required") or []
-    # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
-    # to that": it is the one value still missing, unless that is a place (a path, a URL): the
-    # place a change acts on is never taken from a result (planning/dataflow.py).
     if states_first(clause.text) and used and all(_names_things(name) for name in used):
         # "Bob got over his peanut allergy, take that out of memory": "that" is the fact; a
         # tool given only the names in it (`delete_entities`) would act on Bob himself.
         return 0.0
+    # "save it to a.txt": the earlier result the clause points back at is the content; "add 445
+    # to that": it is the one value still missing, unless that is a place (a path, a URL): the
+    # place a change acts on is never taken from a result (planning/dataflow.py).
     missing = [name for name in required if name not in used]
     pointed: set[str] = set()
     if refers_back(clause.text):
@@ -556,11 +575,9 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
         prop = (tool.input_schema.get("properties") or {}).get(missing[0], {}) if missing else {}
         if len(missing) == 1 < len(required) and param_kind(missing[0], prop) not in LOCATOR_KINDS:
             pointed.add(missing[0])
-    fill = (
-        sum(name in used or name in pointed for name in required) / len(required)
-        if required
-        else 0.0
-    )
+    properties = tool.input_schema.get("properties") or {}
+    given_for = sum(_fills(name, properties, filled.arguments) for name in required if name in used)
+    fill = (given_for + len(pointed)) / len(required) if required else 0.0
     # The values the arguments use, by where they stand: one argument may use several (an SQL
     # statement, a list of records), and places and names count ("whose city is Lyon").
     values = values_of(clause)

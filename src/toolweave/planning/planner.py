@@ -193,7 +193,8 @@ def fan_out(plan: Plan, tools: dict[str, ToolSpec]) -> Plan:
     steps: list[Step] = []
     for step in plan.steps:
         tool = tools.get(step.key)
-        sets = value_sets(tool.input_schema, step.clause) if tool else []
+        reads = tool is not None and not changes_things(tool)  # "read a.txt and b.txt": two
+        sets = value_sets(tool.input_schema, step.clause, files=reads) if tool else []
         if not sets or tool is None:
             steps.append(step.model_copy(deep=True))
             continue
