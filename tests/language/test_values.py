@@ -149,3 +149,11 @@ def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:
     """As the official servers were asked: "that person" is whoever a file names, not text."""
     assert ex.said_in("add that person to the users table (name, email, city)") == []
     assert [q.value for q in ex.said_in("add buy eggs to todo.md")] == ["buy eggs"]
+
+
+def test_a_space_in_a_file_name_after_its_folder_is_part_of_it() -> None:
+    """ "/srv/meeting notes.txt" is one file; "/srv/projects and todo.md" are two paths."""
+    found = ex.locators_in("open /srv/p/meeting notes.txt and tell me the date")
+    assert [x.value for x in found] == ["/srv/p/meeting notes.txt"]
+    found = ex.locators_in("list /srv/projects and read todo.md, then /srv/a.txt bb.txt")
+    assert [x.value for x in found] == ["/srv/projects", "todo.md", "/srv/a.txt", "bb.txt"]

@@ -119,6 +119,9 @@ _PATH = (
 )
 _LOCATOR = re.compile(f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<path>{_PATH})")
 _TRAILING = ".,;:!?)]}"
+# The rest of a file's name with a space in it, after a path whose last part has no extension:
+# "/srv/meeting notes.txt".
+_SPACED_NAME = re.compile(r"\s[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w@/])")
 # "notes.txt in /srv/files": a file name, then the folder it is in.
 _IN_FOLDER = re.compile(r"\s(?:in|inside|under|from)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$")
 
@@ -140,13 +143,17 @@ def locators_in(text: str) -> list[Locator]:
                 )
             )
     bare = blank_quoted(text)
+    taken = 0  # the end of the last path, which may have taken the name after a space
     for match in _LOCATOR.finditer(bare):
         value = match.group().rstrip(_TRAILING)
-        if value and value not in ("/", "~", ".", ".."):
+        if value and value not in ("/", "~", ".", "..") and match.start() >= taken:
             kind = match.lastgroup or "path"
-            found.append(
-                Locator(start=match.start(), end=match.start() + len(value), kind=kind, value=value)
-            )
+            last = value.rsplit("/", 1)[-1]
+            spaced = _SPACED_NAME.match(bare, match.start() + len(value))
+            if kind == "path" and "/" in value and last and "." not in last and spaced:
+                value += spaced.group()  # "/srv/meeting notes.txt": a space in a file's name
+            taken = match.start() + len(value)
+            found.append(Locator(start=match.start(), end=taken, kind=kind, value=value))
     for match in _NAMED_FOLDER.finditer(bare):  # "a drafts folder in /srv": /srv/drafts
         if match["name"].lower() not in _NOT_FOLDER_NAMES:
             span = {"start": match.start("name"), "end": match.end("name")}
