@@ -157,3 +157,10 @@ def test_a_space_in_a_file_name_after_its_folder_is_part_of_it() -> None:
     assert [x.value for x in found] == ["/srv/p/meeting notes.txt"]
     found = ex.locators_in("list /srv/projects and read todo.md, then /srv/a.txt bb.txt")
     assert [x.value for x in found] == ["/srv/projects", "todo.md", "/srv/a.txt", "bb.txt"]
+
+
+def test_a_json_object_is_one_value_written_as_it_is() -> None:
+    text = 'write {"theme": "dark", "size": 12} to /srv/config.json, then "done"'
+    assert ex.quoted(text) == ['{"theme": "dark", "size": 12}', "done"]
+    assert "12" not in ex.blank_quoted(text)
+    assert ex.quoted("set {not json} and 'x'") == ["x"]

@@ -7,6 +7,7 @@ return what they found in order of appearance. None of them needs a model.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -95,10 +96,30 @@ def quoted(text: str) -> list[str]:
 
 
 def quoted_in(text: str) -> list[Quoted]:
-    found = []
+    """Quoted strings, and JSON objects whole ('write {"theme": "dark"} to a.json' gives the
+    object, not "theme")."""
+    found = _objects_in(text)
+    objects = list(found)
     for match in _QUOTED.finditer(text):
+        if any(o.start <= match.start() < o.end for o in objects):
+            continue
         group = next(n for n in range(1, 5) if match.group(n))
         found.append(Quoted(start=match.start(group), end=match.end(group), value=match[group]))
+    return sorted(found, key=lambda q: q.start)
+
+
+def _objects_in(text: str) -> list[Quoted]:
+    found: list[Quoted] = []
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"\{", text):
+        if found and match.start() < found[-1].end:
+            continue
+        try:
+            value, end = decoder.raw_decode(text, match.start())
+        except ValueError:
+            continue
+        if isinstance(value, dict) and value:
+            found.append(Quoted(start=match.start(), end=end, value=text[match.start() : end]))
     return found
 
 
@@ -270,8 +291,9 @@ def said_in(text: str) -> list[Quoted]:
 
 
 def blank_quoted(text: str) -> str:
-    """The text with quoted strings blanked out (same length), so their digits are not numbers."""
-    return _QUOTED.sub(lambda match: " " * len(match.group()), text)
+    """The text with quoted strings and JSON objects blanked out (same length), so their digits
+    are not numbers."""
+    return blank_spans(_QUOTED.sub(lambda match: " " * len(match.group()), text), _objects_in(text))
 
 
 _CLOCK = re.compile(
