@@ -107,6 +107,13 @@ async def test_llm_fills_only_what_extractors_left() -> None:
     assert "Brandenburg Gate" in asked and "timezone" in asked
 
 
+async def test_a_timezone_for_no_place_named_is_asked_for() -> None:
+    """Seen on mcp-server-time: "what time is it there right now?" ran in America/New_York."""
+    llm = ScriptedLLM('{"timezone": "America/New_York"}')
+    filled = await fill_arguments(CURRENT_TIME, c("what time is it there right now?"), llm)
+    assert filled.problem is not None and "needs the timezone" in str(filled.problem)
+
+
 async def test_llm_garbage_leaves_a_problem() -> None:
     filled = await fill_arguments(
         CURRENT_TIME, c("what time is it there"), ScriptedLLM("nope", "still nope")

@@ -61,7 +61,7 @@ async def fill_arguments(
     if missing:
         await _fill_with_llm(tool, clause, llm, missing, filled)
     _coerce(filled.arguments, schema.get("properties") or {})
-    if invented := _invented(tool, filled, clause.text):
+    if invented := _invented(tool, filled, clause):
         text = f"{tool.key} needs the {' and the '.join(invented)}, which the request does not give"
         filled.problem = Problem(kind=ProblemKind.UNGROUNDED, text=text)
     elif problems := schema_problems(filled.arguments, schema):
@@ -139,16 +139,20 @@ def _put_proposal(filled: Filled, name: str, proposed: Any, text: str) -> None:
         filled.generated[name] = lost
 
 
-def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
+def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
     """The parameters whose generated values a user should have given: for a tool that changes
     things, any but SQL, code and classifications; for one that only reads, the numbers, dates,
     times, paths, addresses and names of things (a timezone or SQL written from the request is
-    fine, a URL, a table's name or a second number for "add 17 to a number" is not)."""
+    fine, a URL, a table's name or a second number for "add 17 to a number" is not), and a
+    timezone for a request that names no place ("what time is it there?")."""
     properties = tool.input_schema.get("properties") or {}
-    changes = changes_things(tool)
+    changes, request = changes_things(tool), clause.text
     invented = []
     for name, paths in filled.generated.items():
         prop = properties.get(name, {})
+        if param_kind(name, prop) == "timezone" and not _place_said(clause):
+            invented.append(readable_name(name))
+            continue
         if may_be_written(name, prop):
             value = filled.arguments.get(name)
             if _parrots(value, prop) or (
@@ -166,6 +170,12 @@ def _invented(tool: ToolSpec, filled: Filled, request: str) -> list[str]:
         if written and not (isinstance(value, str) and is_statement(value)):
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+def _place_said(clause: Clause) -> bool:
+    """Whether the clause names a place or a zone a timezone can be written from."""
+    values = values_of(clause)
+    return bool(values.places or values.zones)
 
 
 def _parrots(value: Any, prop: dict[str, Any]) -> bool:
