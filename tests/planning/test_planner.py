@@ -168,7 +168,10 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
         ]
 
     assert steps(FETCH, "tell me its meta description") == ["fetch"]
-    assert steps(FETCH, "tell me the meta description") == ["fetch", "get-annotated-message"]
+    # Nor when the page the user names comes first and the clause gives the tool no value; a
+    # value of its own is a request of its own.
+    assert steps(FETCH, "tell me the meta description") == ["fetch"]
+    assert steps(FETCH, 'tell me the "error" message') == ["fetch", "get-annotated-message"]
     assert steps(SEARCH, "tell me its meta description") == ["search", "get-annotated-message"]
     # A clause that says what a fitting tool does calls it (NESTFUL: "... and decode it").
     message = tool("decode_message", {"messageType": STRING}, read_only=True)

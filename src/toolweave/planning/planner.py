@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from toolweave.language.binding import files_left, gives_all, value_sets, values_of
+from toolweave.language.binding import feasibility, files_left, gives_all, value_sets, values_of
 from toolweave.language.cues import asks_to_change, names_what_it_does, points_at, refers_back
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
@@ -144,15 +144,25 @@ def _about_the_result(
 ) -> bool:
     """Whether the clause asks about the previous step's result, not for a call: it points back
     and no tool fits, or a tool's result comes before and the clause gives no values, asks for
-    no change and says no word of a fitting tool's name ("fetch <url> and tell me its title",
-    "and summarize it"; "... and decode it" calls `decode`). After a search, "its population" is
-    a question of its own."""
+    no change and says no word of a fitting tool's name, and it points back or no fitting tool
+    gets a value from it after a step that reads what the user names ("fetch <url> and tell me
+    its title", "and summarize it", "open notes.txt and tell me the new date"; "... and decode
+    it" calls `decode`). After a search, "its population" is a question of its own."""
     if not fitting:
         return refers_back(clause.text)
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named
     after_tool = fallback is None or before.key != fallback.key
-    return after_tool and not own and refers_back(clause.text, possessive=True)
+    if not after_tool or own:
+        return False
+    # "open notes.txt and tell me the new date": no fitting tool is given a value to act on,
+    # and the step before reads what the user names.
+    unfed = (
+        fallback is not None
+        and _reads_what_the_user_names(before, fallback)
+        and not any(feasibility(c.tool, clause) for c in fitting)
+    )
+    return unfed or refers_back(clause.text, possessive=True)
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
