@@ -152,9 +152,10 @@ class Quoted(Span):
 
 
 class Locator(Span):
-    """A value that must be copied as written: a URL, a file path or name, an email address."""
+    """A value that must be copied as written: a URL, a file path or name, an email address, an
+    international phone number."""
 
-    kind: str  # "url", "path" or "email"
+    kind: str  # "url", "path", "email" or "phone"
     value: str  # as written
     quoted: bool = False  # written in quotes (so also one of the quoted values)
     folder: str = ""  # the folder a file name is said to be in ("notes.txt in /srv")
