@@ -315,3 +315,13 @@ def test_files_read_one_call_each_and_one_file_is_no_list_of_them() -> None:
     one = one_call("read_text_file", {"path": {"type": "string"}})
     single = clause_of(0, "the biggest expense in /srv/expenses.csv?", TODAY)
     assert feasibility(many, single) < feasibility(one, single)
+
+
+def test_a_query_matched_against_names_takes_the_name_the_clause_gives() -> None:
+    """server-memory's search_nodes matches its query against what it holds, word for word."""
+    matched = {"type": "string", "description": "The search query to match against entity names"}
+    assert bound(
+        {"properties": {"query": matched}, "required": ["query"]}, "look up Ada in memory"
+    ) == {"query": "Ada"}
+    read = {"properties": {"query": {"type": "string"}}, "required": ["query"]}
+    assert bound(read, "look up Ada in memory") == {"query": "look up Ada in memory"}

@@ -117,9 +117,18 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             and name in required
             and not may_be_written(name, properties[name])
         ):
-            # A search takes the words as they are.
-            filled.put(name, text, "question", Span(start=0, end=len(text)))
+            # A search takes the words as they are; one matched against names takes the name
+            # the clause gives ("look up Mallory in memory": Mallory).
+            named = [*names_in(clause), *clause.held]
+            if named and _MATCHED.search(properties[name].get("description", "")):
+                filled.put(name, named[0].value, "extracted", _span(named[0]))
+            else:
+                filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+# A query a tool matches against what it holds, word for word, not a question it reads.
+_MATCHED = re.compile(r"\bmatch(?:es|ed)?\s+(?:against|on)\b", re.IGNORECASE)
 
 
 # A parameter that limits how many things come back, and the words that ask for the few newest
