@@ -119,7 +119,7 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         ):
             # A search takes the words as they are; one matched against names takes the name
             # the clause gives ("look up Mallory in memory": Mallory).
-            named = [*names_in(clause), *clause.held]
+            named = names_in(clause)
             if named and _MATCHED.search(properties[name].get("description", "")):
                 filled.put(name, named[0].value, "extracted", _span(named[0]))
             else:
