@@ -149,7 +149,7 @@ def _counts_in_context(
     gives duration=12."""
     bound: dict[str, Found] = {}
     for number in list(numbers):
-        before = _stems(" ".join(re.findall(r"\w+", text[: number.start].lower())[-1:]))
+        before = _stems(" ".join(_words(text[: number.start])[-1:]))
         # "duration 2, steps 4": a word after a comma names the next number, not this one.
         rest = text[number.end :]
         after = set() if re.match(r"\s*[,;]", rest) else _stems(" ".join(_words(rest)[:1]))
@@ -453,11 +453,10 @@ def value_sets(
     """The arguments of several calls when the clause gives the required values of one kind
     several times over ("weather in Paris, Rome and Oslo": three cities for one `city`; "6 feet
     and 80 kg, also 5.6 feet and 60 kg": two heights and two weights), in order; [] when it
-    does not. Numbers, listed places and files only ("read a.txt and b.txt": two reads): quoted
-    strings serve too many different parameters to be told apart, and two dates are mostly a
-    start and an end. Other parameters get what
-    `extract_arguments` finds, the same in each set. Files only with `files`: for a tool that
-    only reads, never one that would write "a.txt and b.txt" alike."""
+    does not. Numbers, listed places and, with `files` (for a tool that only reads, never one
+    that would write "a.txt and b.txt" alike), files: quoted strings serve too many different
+    parameters to be told apart, and two dates are mostly a start and an end. Other parameters
+    get what `extract_arguments` finds, the same in each set."""
     values = values_of(clause)
     properties = schema.get("properties") or {}
     groups: dict[str, list[str]] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolweave.language.cues import asks_to_change
+from toolweave.language.cues import asks_to_change, states_first
 from toolweave.language.text import OPENERS, sentences
 from toolweave.language.values import locators_in, named_places
 
@@ -98,17 +98,15 @@ def _with_context(pieces: list[str]) -> list[str]:
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.')}; {piece.strip()}"
         elif joined and re.fullmatch(r"\([^()]*\)[.!?]?", piece.strip()):
-            joined[-1] = (
-                f"{joined[-1].rstrip()} {piece.strip()}"  # "... add up to? (orders.amount)"
-            )
+            # "How much do the orders add up to? (orders.amount)"
+            joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"
         else:
             joined.append(piece)
     return joined
 
 
 # "Carol works at Initech now, add that to the graph": a fact, then a request for what to do
-# with it ("that", "it"), is one request. A fact names no request first, or says what is.
-_ABOUT_IT = re.compile(r"^(?:please\s+)?[a-z]+\s+(?:that|it|this)\b", re.IGNORECASE)
+# with it (cues.states_first), is one request. A fact names no request first, or says what is.
 _IS = re.compile(r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s(?:is|are|was|were|got|has)\s", re.I)
 
 
@@ -124,7 +122,7 @@ def _pieces(sentence: str) -> list[str]:
         before, after = sentence[start : match.start()], sentence[match.end() :]
         if match.group("list") and _ends_list(before, after):
             continue
-        if match.group().strip() == "," and _ABOUT_IT.match(after) and _states(before):
+        if match.group().strip() == "," and states_first(f"{before}, {after}") and _states(before):
             continue
         pieces.append(sentence[start : match.start()])
         start = match.end()

@@ -86,6 +86,14 @@ _BACK_REFERENCE = re.compile(
 _POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
 
 
+_THESE = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
+
+
+def points_at_values(clause: str) -> bool:
+    """Whether the clause points at values it does not give ("add these two numbers")."""
+    return _THESE.search(clause) is not None
+
+
 def refers_back(clause: str, *, possessive: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
     `possessive`, also by "its"."""

@@ -232,8 +232,7 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 
-
-_REMOVALS = re.compile(r"delet|remov", re.IGNORECASE)
+_REMOVALS = re.compile(r"delet|remov", re.IGNORECASE)  # a list of what to delete
 
 
 def _described(after: str) -> list[str]:

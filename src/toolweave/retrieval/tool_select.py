@@ -9,7 +9,6 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -20,6 +19,7 @@ from toolweave.language.cues import (
     asks_to_change,
     metadata_asked,
     names_what_it_does,
+    points_at_values,
     refers_back,
 )
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
@@ -128,9 +128,6 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
-_POINTED = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
-
-
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -165,7 +162,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
     # A change none of whose values the clause gives, or a sum with no numbers to add ("sum the
     # amount column of orders"; "add these two numbers" points at numbers: the user is asked).
-    computes = _computes(tool) and not refers_back(clause.text) and not _POINTED.search(clause.text)
+    computes = (
+        _computes(tool) and not refers_back(clause.text) and not points_at_values(clause.text)
+    )
     if not feasible and (computes or (changes and tool.input_schema.get("required"))):
         evidence -= VALUE_WEIGHT
     if not changes or change_asked:  # "the latest commit" asks for no commit
