@@ -152,10 +152,9 @@ class Quoted(Span):
 
 
 class Locator(Span):
-    """A value that must be copied as written: a URL, a file path or name, an email address, an
-    international phone number."""
+    """A value that must be copied as written: a URL, a file path or name, an email address."""
 
-    kind: str  # "url", "path", "email" or "phone"
+    kind: str  # "url", "path" or "email"
     value: str  # as written
     quoted: bool = False  # written in quotes (so also one of the quoted values)
     folder: str = ""  # the folder a file name is said to be in ("notes.txt in /srv")

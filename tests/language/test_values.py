@@ -164,15 +164,3 @@ def test_a_json_object_is_one_value_written_as_it_is() -> None:
     assert ex.quoted(text) == ['{"theme": "dark", "size": 12}', "done"]
     assert "12" not in ex.blank_quoted(text)
     assert ex.quoted("set {not json} and 'x'") == ["x"]
-
-
-def test_an_international_phone_number_is_one_value_and_no_numbers() -> None:
-    values = ex.read_values("Bob's new phone number is +44 7700 900123, save it", TODAY)
-    assert [(x.value, x.kind) for x in values.locators] == [("+44 7700 900123", "phone")]
-    assert values.numbers == []
-    assert [n.value for n in ex.read_values("what is 3+4 and 17 - 2", TODAY).numbers] == [
-        3,
-        4,
-        17,
-        2,
-    ]

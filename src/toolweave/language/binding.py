@@ -275,9 +275,7 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     the others leave. A file name said to be in a folder ("notes.txt in /srv") is joined to it,
     unless the folder has a parameter of its own."""
     bound: dict[str, Found] = {}
-    pools = {
-        kind: [x for x in values.locators if x.kind == kind] for kind in ("url", "email", "phone")
-    }
+    pools = {kind: [x for x in values.locators if x.kind == kind] for kind in ("url", "email")}
     for name, kind in kinds.items():
         if pools.get(kind):
             bound[name] = _taken(pools[kind], pools[kind][0])

@@ -32,10 +32,9 @@ URL_WORDS = {"url", "uri", "link", "href", "endpoint"}
 PATH_WORDS = {"path", "file", "filename", "dir", "directory", "folder", "filepath", "paths"}
 PATH_WORDS |= {"files"}
 EMAIL_WORDS = {"email", "mail", "recipient"}
-PHONE_WORDS = {"phone", "telephone", "tel", "mobile"}
 # A path parameter that names a folder ("repo_path") rather than a file.
 FOLDER_WORDS = {"dir", "directory", "folder", "repo", "repository", "root", "cwd"}
-LOCATOR_KINDS = {"url", "path", "paths", "email", "phone"}
+LOCATOR_KINDS = {"url", "path", "paths", "email"}
 # Parameters that take text to pass on as it is: filled from "write the text hello to a.txt".
 PAYLOAD_NAMES = {"content", "text", "message", "body", "data", "value", "note", "insight"}
 # Parameters that take a thing's content, so that "send it" means: send the previous result.
@@ -99,8 +98,6 @@ def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
         return "url"
     if names & EMAIL_WORDS or prop.get("format") == "email":
         return "email"
-    if names & PHONE_WORDS:
-        return "phone"
     return "path" if names & PATH_WORDS else None
 
 

@@ -138,9 +138,7 @@ _PATH = (
     r"(?<![\w/:.~-])(?:~|\.{1,2})?/[^\s\"'<>,;]*"
     r"|(?<![\w/.@-])[\w-]{2,}(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w@/])"
 )
-# An international phone number: "+44 7700 900123" is one value, not three numbers.
-_PHONE = r"(?<![\w+])\+\d{1,3}(?:[ -]?\d{2,5}){2,4}(?![\w-])"
-_LOCATOR = re.compile(f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<phone>{_PHONE})|(?P<path>{_PATH})")
+_LOCATOR = re.compile(f"(?P<url>{_URL})|(?P<email>{_EMAIL})|(?P<path>{_PATH})")
 _TRAILING = ".,;:!?)]}"
 # The rest of a file's name with a space in it, after a path whose last part has no extension:
 # "/srv/meeting notes.txt".
