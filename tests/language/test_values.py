@@ -164,3 +164,9 @@ def test_a_json_object_is_one_value_written_as_it_is() -> None:
     assert ex.quoted(text) == ['{"theme": "dark", "size": 12}', "done"]
     assert "12" not in ex.blank_quoted(text)
     assert ex.quoted("set {not json} and 'x'") == ["x"]
+
+
+def test_braces_nested_past_any_json_a_request_writes_are_no_object() -> None:
+    """'{"a": ' repeated had raised RecursionError out of the JSON decoder."""
+    assert set(ex.quoted('{"a": ' * 5000)) == {"a"}  # its strings, no object
+    assert ex.quoted('{"a": ' * 5000 + '{"b": 1}')[-1] == '{"b": 1}'

@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import date, timedelta
-from functools import cache
+from functools import cache, lru_cache
 
 from toolweave.types import (
     ClockTime,
@@ -98,36 +98,43 @@ def quoted(text: str) -> list[str]:
 def quoted_in(text: str) -> list[Quoted]:
     """Quoted strings, and JSON objects whole ('write {"theme": "dark"} to a.json' gives the
     object, not "theme")."""
-    found = _objects_in(text)
-    objects = list(found)
-    for match in _QUOTED.finditer(text):
-        if any(o.start <= match.start() < o.end for o in objects):
-            continue
+    found = list(_objects_in(text))
+    for match in _QUOTED.finditer(blank_spans(text, found)):  # none inside an object
         group = next(n for n in range(1, 5) if match.group(n))
         found.append(Quoted(start=match.start(group), end=match.end(group), value=match[group]))
     return sorted(found, key=lambda q: q.start)
 
 
-def _objects_in(text: str) -> list[Quoted]:
+# A JSON object a request writes out is short: each "{" is decoded within this many characters,
+# so a long question full of braces costs linear time, and deep nesting is no object.
+MAX_OBJECT_CHARS = 2_000
+
+
+@lru_cache(maxsize=16)  # one question's text is read for them several times
+def _objects_in(text: str) -> tuple[Quoted, ...]:
     found: list[Quoted] = []
     decoder = json.JSONDecoder()
     for match in re.finditer(r"\{", text):
-        if found and match.start() < found[-1].end:
+        start = match.start()
+        if found and start < found[-1].end:
             continue
         try:
-            value, end = decoder.raw_decode(text, match.start())
-        except ValueError:
+            value, length = decoder.raw_decode(text[start : start + MAX_OBJECT_CHARS])
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict) and value:
-            found.append(Quoted(start=match.start(), end=end, value=text[match.start() : end]))
-    return found
+            found.append(
+                Quoted(start=start, end=start + length, value=text[start : start + length])
+            )
+    return tuple(found)
 
 
 def blank_spans(text: str, spans: Sequence[Span], blank: str = " ") -> str:
     """The text with these spans blanked out (same length)."""
+    chars = list(text)
     for span in spans:
-        text = text[: span.start] + blank * (span.end - span.start) + text[span.end :]
-    return text
+        chars[span.start : span.end] = blank * (span.end - span.start)
+    return "".join(chars)
 
 
 # URLs, email addresses and paths: absolute, home- or dot-relative, or a file name with an
