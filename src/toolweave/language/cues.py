@@ -155,13 +155,17 @@ _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent
 
 # A verb of two words, as the one word the table above knows: "take that out of memory"; and a
 # request without its verb: "new row in users: ...".
-_PHRASAL = re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?|\bget\s+rid\s+of\b", re.I)
-_VERBLESS = re.compile(r"^(\W*)new\b(?=[^?]*$)", re.IGNORECASE)
+_ONE_WORD = (
+    (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
+    (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
+    (re.compile(r"^(\W*)new\b(?=[^?]*$)", re.I), r"\1add new"),
+)
 
 
 def _one_word_verbs(text: str) -> str:
-    text = _VERBLESS.sub(r"\1add new", text)
-    return _PHRASAL.sub(lambda m: f"remove {m[1] or ''}from" if m[0][0] in "tT" else "remove", text)
+    for phrase, verb in _ONE_WORD:
+        text = phrase.sub(verb, text)
+    return text
 
 
 def _verbs_said(text: str) -> set[str]:

@@ -239,7 +239,7 @@ def _described(after: str) -> list[str]:
     """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
     for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
-        piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))
+        piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
         words = piece.split()
         if len(words) >= 2 and words[0].islower() and words[0] not in _PREPOSITIONS | _NOT_NAMES:
             said.append(piece)
