@@ -41,7 +41,7 @@ from toolweave.index.build import Progress as IndexProgress
 from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.parameters import changes_things
-from toolweave.language.records import held_in
+from toolweave.language.records import held_in, said_in
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
@@ -347,10 +347,13 @@ class Engine:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
         async with self._index_lock:
-            held = self.contents.held()
+            held, about = self.contents.held(), self.contents.about()
             for clause in clauses:  # what the servers hold that it names: values of its own
                 clause.held = held_in(clause, held)
-            return await rank_tools(self.retriever, self.candidates(), clauses, k=k, held=held)
+                clause.about = said_in(clause, about)  # when it names nothing held
+            return await rank_tools(
+                self.retriever, self.candidates(), clauses, k=k, held=held, about=about
+            )
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -570,6 +573,7 @@ class Engine:
                     [step.clause],
                     k=REFLECT_DEPTH,
                     held=self.contents.held(),
+                    about=self.contents.about(),
                 )
             return ranked[0]
 

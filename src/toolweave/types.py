@@ -225,6 +225,9 @@ class Clause(_Model):
     # What connected servers hold that the clause names ("the orders table", "order 4"), where
     # it names it, with the name as held (catalog/contents.py; language.records.held_in).
     held: list[Quoted] = Field(default_factory=list)
+    # Its words that what connected servers hold says ("peanuts" of "Who is allergic to
+    # peanuts?", a graph holding "allergic to peanuts"; language.records.said_in).
+    about: list[Quoted] = Field(default_factory=list)
 
 
 class QuestionAnalysis(_Model):

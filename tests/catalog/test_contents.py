@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolweave.catalog.connections import ServerPool
-from toolweave.catalog.contents import Contents, lists_everything, names_in_result
+from toolweave.catalog.contents import Contents, lists_everything, names_in_result, words_in_result
 from toolweave.types import ToolHints, ToolSpec
 
 
@@ -40,11 +40,30 @@ def test_names_come_from_the_name_fields_of_json_and_python_listings() -> None:
     assert names_in_result("Allowed directories:\n/srv/files") == []
 
 
+def test_words_come_from_the_values_of_json_listings_not_their_keys_or_secrets() -> None:
+    secret = "sk-livesecretkey"
+    graph = {"entities": [{"name": "Alice", "observations": ["allergic to peanuts", secret]}]}
+    said = words_in_result(json.dumps(graph), secrets=[secret])
+    assert "peanut" in said and "allerg" in said  # stems, as a question's words are matched
+    assert "observ" not in said and "entiti" not in said  # keys say what any record has
+    assert "livesecretkey" in words_in_result(json.dumps(graph))  # the secret, were it not one
+    assert not any("secret" in w for w in said)
+    graph["entities"][0]["related"] = "Alice Martin"
+    assert "martin" in words_in_result(json.dumps(graph))  # a value: only names are left out
+    assert "martin" not in words_in_result(json.dumps(graph), names={"Alice Martin"})
+    assert words_in_result("Allowed directories: /srv/files") == []  # no JSON, no words
+    assert words_in_result("[" * 100_000) == []  # too deep to decode: nothing, no error
+
+
 def test_what_was_sampled_is_kept_beside_the_index(tmp_path: Path) -> None:
     contents = Contents(tmp_path)
     contents.names = {"memory": ["Bob"]}
+    contents.words = {"memory": frozenset({"peanut"})}
     contents._save()
     assert Contents(tmp_path).held() == {"memory": ["Bob"]}
+    assert Contents(tmp_path).about() == {"memory": frozenset({"peanut"})}
+    (tmp_path / "contents.json").write_text('{"memory": ["Bob"]}')  # an older file: sampled again
+    assert Contents(tmp_path).held() == {}
     (tmp_path / "contents.json").write_text("{not json")
     assert Contents(tmp_path).held() == {}  # damaged: sampled again, not fatal
 
@@ -69,3 +88,4 @@ async def test_a_server_is_sampled_through_a_real_mcp_session_without_secrets(
         await contents.sample(pool, pool.tools, {"book"}, secrets=["sk-live-0123456789abcdef"])
     assert contents.held() == {"book": ["Bob"]}
     assert Contents(tmp_path).held() == {"book": ["Bob"]}
+    assert "sk-live-0123456789abcdef" not in (tmp_path / "contents.json").read_text()

@@ -14,7 +14,7 @@ from toolweave.execution.executor import run_plan, says_it_failed
 from toolweave.execution.scheduler import Budget, Event
 from toolweave.language import clause_of
 from toolweave.models.base import NoLLM
-from toolweave.types import Candidate, Plan, Step
+from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step
 
 pytestmark = pytest.mark.anyio
 TODAY = date(2026, 11, 22)
@@ -133,29 +133,47 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
     assert asked == ["where does 'Grace' live"]
 
 
+async def reflected(
+    tmp_path: Path, text: str, planned: str, tools: list, offered: list[str]
+) -> tuple[Step, Observation]:
+    """The step `planned` for `text` run over the people server of `tools`, reflection offering
+    the tools named `offered`: the step as it ended, and its observation."""
+    step = Step(id="s1", clause=clause_of(0, text, TODAY), server="people", tool=planned)
+    async with ServerPool({}, log_dir=tmp_path, native={"people": tools}) as pool:
+        by_name = {t.name: t for t in pool.tools}
+
+        async def reflect(_: Step) -> list[Candidate]:
+            return [Candidate(tool=by_name[name], score=0.5) for name in offered]
+
+        (observation,) = await run_plan(
+            Plan(steps=[step]), pool.tools, pool, NoLLM(), reflect=reflect
+        )
+    return step, observation
+
+
 async def test_reflection_never_turns_to_a_change_the_clause_does_not_ask_for(
     tmp_path: Path,
 ) -> None:
     """Seen on server-memory: "Add a company called Globex to memory" could not fill
     add_observations, and reflection took delete_entities, whose names it could fill."""
-    planned = Step(
-        id="s1",
-        clause=clause_of(0, "where does 'Grace' live", TODAY),
-        server="people",
-        tool="weather",
-    )
-    native = {"people": [home_city, weather, delete_person]}
-    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
-        tools = {t.key: t for t in pool.tools}
-
-        async def reflect(step: Step) -> list[Candidate]:
-            keys = ("people.delete_person", "people.home_city")
-            return [Candidate(tool=tools[key], score=0.5) for key in keys]
-
-        (observation,) = await run_plan(
-            Plan(steps=[planned]), pool.tools, pool, NoLLM(), reflect=reflect
-        )
+    tools = [home_city, weather, delete_person]
+    offered = ["delete_person", "home_city"]
+    _, observation = await reflected(tmp_path, "where does 'Grace' live", "weather", tools, offered)
     assert observation.tool == "home_city" and "Arlington" in observation.text
+
+
+async def test_a_change_with_nothing_to_change_asks_and_is_not_answered_by_a_read(
+    tmp_path: Path,
+) -> None:
+    """Seen on mcp-server-sqlite: "insert a new order into the orders table" could not fill
+    write_query, and reflection took list_tables; a change asked for stays that change, and
+    the value nobody gave is asked for."""
+    text = "delete someone from the address book"
+    tools = [home_city, delete_person]
+    step, observation = await reflected(tmp_path, text, "delete_person", tools, ["home_city"])
+    assert observation.tool == "delete_person" and not observation.ok
+    assert step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED
+    assert "needs the person, which the request does not give" in (observation.error or "")
 
 
 def delete_people(names: list[str]) -> str:
@@ -168,22 +186,9 @@ async def test_reflection_never_turns_to_a_change_of_the_things_a_fact_names(
 ) -> None:
     """Seen on server-memory: "the peanut allergy note on Bob is wrong, delete it" could not
     fill delete_observations, and reflection took delete_entities, which would delete Bob."""
-    planned = Step(
-        id="s1",
-        clause=clause_of(0, "the allergy note on Grace is wrong, delete it", TODAY),
-        server="people",
-        tool="weather",
-    )
-    native = {"people": [weather, delete_people]}
-    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
-        forget = next(t for t in pool.tools if t.name == "delete_people")
-
-        async def reflect(step: Step) -> list[Candidate]:
-            return [Candidate(tool=forget, score=0.5)]
-
-        (observation,) = await run_plan(
-            Plan(steps=[planned]), pool.tools, pool, NoLLM(), reflect=reflect
-        )
+    text = "the allergy note on Grace is wrong, delete it"
+    tools = [weather, delete_people]
+    _, observation = await reflected(tmp_path, text, "weather", tools, ["delete_people"])
     assert observation.tool == "weather" and not observation.ok
 
 

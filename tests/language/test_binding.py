@@ -13,7 +13,7 @@ from toolweave.language.binding import (
     value_sets,
 )
 from toolweave.language.parameters import options
-from toolweave.types import ToolSpec
+from toolweave.types import Quoted, ToolSpec
 
 TODAY = date(2026, 11, 22)
 
@@ -325,3 +325,9 @@ def test_a_query_matched_against_names_takes_the_name_the_clause_gives() -> None
     ) == {"query": "Ada"}
     read = {"properties": {"query": {"type": "string"}}, "required": ["query"]}
     assert bound(read, "look up Ada in memory") == {"query": "look up Ada in memory"}
+    # No name given: a word of the clause the server's records say (Engine.rank finds them).
+    clause = clause_of(0, "who is allergic to peanuts?", TODAY)
+    matching = {"properties": {"query": matched}, "required": ["query"]}
+    assert extract_arguments(matching, clause).arguments == {"query": clause.text}
+    clause.about = [Quoted(start=19, end=26, value="peanuts")]
+    assert extract_arguments(matching, clause).arguments == {"query": "peanuts"}

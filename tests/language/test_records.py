@@ -10,6 +10,8 @@ from toolweave.language.records import (
     held_in,
     names_in,
     records,
+    said_in,
+    servers_about,
     servers_named,
     servers_placed,
     unnamed_reference,
@@ -152,3 +154,21 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     assert [(f.value, f.start) for f in found] == [("orders", 18), ("Bob", 30)]
     assert held_in(clause_of(0, "what is Bob Chen's email?", TODAY), held)[0].value == "Bob Chen"
     assert held_in(clause_of(0, "the ordering of users", TODAY), held)[0].value == "users"
+
+
+def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
+    about = {"memory": frozenset({"allerg", "peanut", "hike"}), "db": frozenset({"lyon"})}
+
+    def servers(text: str) -> set[str]:
+        return servers_about(clause_of(0, text, TODAY), about)
+
+    assert servers("Who is allergic to peanuts?") == {"memory"}
+    assert servers("does anyone here like hiking") == {"memory"}
+    assert servers("what is the capital of France?") == set()
+    assert servers("read /srv/peanuts.txt") == set()  # a path's words are no words of the clause
+    found = said_in(clause_of(0, "search for a peanut allergy", TODAY), about)
+    assert [(w.value, w.start) for w in found] == [("peanut", 13)]
+    # A clause naming what a server holds is placed by that name, not by its other words.
+    clause = clause_of(0, "look up alice martin's email in the users table", TODAY)
+    clause.held = held_in(clause, {"db": ["users"]})
+    assert said_in(clause, {"memory": frozenset({"alic"})}) == []

@@ -66,6 +66,10 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     text = "What have I changed in /tmp/repo that isn't staged yet?"  # not staged: unstaged
     assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
     assert bound("ls /tmp/files/projects", (READ_FILE, 0.367), (LIST, 0.314)) == "list_directory"
+    # A noun by the word a request uses for it: the history is the log.
+    log = GIT.model_copy(update={"name": "git_log"})
+    text = "read the git history of /tmp/repo"  # as ranked on the official server (eval, dev)
+    assert bound(text, (DIFF_STAGED, 0.35), (log, 0.32)) == "git_log"
     text = "save the result in /tmp/files/sum.txt"
     assert bound(text, (READ_FILE, 0.420), (WRITE_FILE, 0.272)) == "write_file"
     # The words of a path are no words of the request: "files" asks for no search_files.

@@ -290,6 +290,30 @@ async def test_the_tools_of_a_server_that_holds_what_the_clause_names_are_candid
     assert await holding({"graph": ["Alice", "Bob"]}) == [("graph.read_graph", True)]
 
 
+async def test_a_server_whose_records_say_the_clause_s_words_is_a_candidate_beyond_the_ranking(
+    tmp_path: Path,
+) -> None:
+    """A question that names nothing held brings the reading tools of a server whose records
+    say its words (catalog/contents.py: the stems), even one the fused ranking never found
+    (mcp-server-sqlite's `read_query` was not among the 50 best for "the comment column of
+    feedback")."""
+    graph = ToolSpec(server="graph", name="read_graph", description="Read the entire graph.")
+    others = decoys("Who is allergic to pollen")
+    embedder = HashingEmbedder()
+    index = ToolIndex(tmp_path, embedder_id=embedder.id, dim=embedder.dim)
+    await sync_index(index, embedder, [graph, *others])
+    retriever = ToolRetriever(index, embedder, RetrievalOptions(depth=3))
+    [clause] = analyse("Who is allergic to peanuts?", date(2026, 1, 5)).clauses
+
+    async def holding(about: dict[str, frozenset[str]]) -> list[tuple[str, bool]]:
+        [ranked] = await rank_tools(retriever, [graph, *others], [clause], k=3, about=about)
+        return [(c.tool.key, c.holds) for c in ranked if c.tool.server == "graph"]
+
+    assert await holding({}) == []
+    assert await holding({"graph": frozenset({"pollen"})}) == []
+    assert await holding({"graph": frozenset({"peanut"})}) == [("graph.read_graph", True)]
+
+
 async def test_a_change_the_clause_puts_in_a_server_is_made_there(tmp_path: Path) -> None:
     """Seen on the official servers: "Add a company called "Globex" to memory" wrote "Globex"
     to mcp-server-sqlite's memo, whose description fits better than the graph's."""

@@ -5,9 +5,10 @@ you know about Bob?" and the memory server, whose tools' words say nothing of Bo
 A server is sampled when it is ready and after a question changed something on it: each of its
 tools that lists or reads everything (its name starts with list or read, it takes no required
 argument, and it is not marked as changing anything) is called once and the values of its
-records' `name` fields kept. The names are kept beside the tool index (contents.json), so a
-server not started yet is still known by what it held; they are used only to match questions,
-never as instructions or arguments.
+records' `name` fields kept, and the stems of the words their other values say ("allergic to
+peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). Both are kept beside
+the tool index (contents.json), so a server not started yet is still known by what it held; they
+are used only to match questions, never as instructions or arguments.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from pathlib import Path
 from types import MappingProxyType
 
 from toolweave.catalog.connections import ServerPool
+from toolweave.language.questions import stem
 from toolweave.secrets import mask_secrets
 from toolweave.types import ToolSpec
 
 FILE = "contents.json"
 MAX_NAMES = 500  # per server: a question names a few; a huge table listing is cut, not stored
+MAX_WORDS = 2_000  # per server, the same
+_WORDS = re.compile(r"[a-z]{6,}")  # as language.records matches them
 SAMPLE_TIMEOUT_S = 10.0
 _LISTING_VERBS = ("list", "read")
 # A record's name in JSON or a Python repr: "name": "Bob", 'name': 'users', "name": "O'Neil".
@@ -52,21 +56,49 @@ def names_in_result(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def words_in_result(
+    text: str, secrets: Collection[str] = (), names: Collection[str] = ()
+) -> list[str]:
+    """The stems of the words a listing's records say in their values, once each; not their
+    keys, names (matched as names, not as words: "alice martin" is no Alice) or any value that
+    holds a secret; none from a result that is not JSON."""
+    try:
+        stack = [json.loads(text)]
+    except (ValueError, RecursionError):
+        return []
+    words: dict[str, None] = {}
+    while stack:  # not recursive: any depth the decoder took
+        value = stack.pop()
+        if isinstance(value, str) and value not in names and mask_secrets(value, secrets) == value:
+            words.update(dict.fromkeys(stem(w) for w in _WORDS.findall(value.lower())))
+        elif isinstance(value, dict):
+            stack.extend(reversed(value.values()))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+    return list(words)
+
+
 class Contents:
-    """The names each server holds, kept in `folder`/contents.json."""
+    """The names each server holds and the words its records say, kept in
+    `folder`/contents.json."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.path = folder / FILE if folder else None
         self.names: dict[str, list[str]] = {}
+        self.words: dict[str, frozenset[str]] = {}
         if self.path and self.path.exists():
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
-                self.names = {str(k): [str(n) for n in v] for k, v in loaded.items()}
-            except (OSError, ValueError, AttributeError, TypeError):
-                self.names = {}  # a damaged file is sampled again, not fatal
+                self.names = {str(k): [str(n) for n in v] for k, v in loaded["names"].items()}
+                self.words = {str(k): frozenset(map(str, v)) for k, v in loaded["words"].items()}
+            except (OSError, ValueError, AttributeError, TypeError, KeyError):
+                self.names, self.words = {}, {}  # a damaged file is sampled again, not fatal
 
     def held(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.names)
+
+    def about(self) -> Mapping[str, frozenset[str]]:
+        return MappingProxyType(self.words)
 
     async def sample(
         self,
@@ -76,16 +108,23 @@ class Contents:
         secrets: Collection[str] = (),
     ) -> None:
         """Call the listing tools of `servers` and keep the names they return, but none that
-        holds a configured secret; a server whose listings fail keeps what it held before."""
+        holds a configured secret, and the words they say; a server whose listings fail keeps
+        what it held before."""
         listing = [t for t in tools if t.server in servers and lists_everything(t)]
         outcomes = await asyncio.gather(*(_call(pool, t) for t in listing))
         found: dict[str, list[str]] = {}
+        words: dict[str, list[str]] = {}
         for tool, text in zip(listing, outcomes, strict=True):
             if text is not None:
-                names = [n for n in names_in_result(text) if mask_secrets(n, secrets) == n]
-                found.setdefault(tool.server, []).extend(names)
+                names = names_in_result(text)
+                found.setdefault(tool.server, []).extend(
+                    n for n in names if mask_secrets(n, secrets) == n
+                )
+                said = words_in_result(text, secrets, set(names))
+                words.setdefault(tool.server, []).extend(said)
         for server, names in found.items():
             self.names[server] = list(dict.fromkeys(names))[:MAX_NAMES]
+            self.words[server] = frozenset(list(dict.fromkeys(words[server]))[:MAX_WORDS])
         if found:
             self._save()
 
@@ -94,7 +133,8 @@ class Contents:
             return
         temporary = self.path.with_suffix(".tmp")
         try:
-            temporary.write_text(json.dumps(self.names, ensure_ascii=False), encoding="utf-8")
+            kept = {"names": self.names, "words": {k: sorted(v) for k, v in self.words.items()}}
+            temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)
         except OSError:

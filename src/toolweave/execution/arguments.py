@@ -62,8 +62,7 @@ async def fill_arguments(
         await _fill_with_llm(tool, clause, llm, missing, filled)
     _coerce(filled.arguments, schema.get("properties") or {})
     if invented := _invented(tool, filled, clause):
-        text = f"{tool.key} needs the {' and the '.join(invented)}, which the request does not give"
-        filled.problem = Problem(kind=ProblemKind.UNGROUNDED, text=text)
+        filled.problem = _needs(tool, invented)
     elif problems := schema_problems(filled.arguments, schema):
         text = "arguments do not fit the tool's schema: " + "; ".join(problems)
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
@@ -73,6 +72,19 @@ async def fill_arguments(
         text = f"{tool.key} would change nothing: {empty} is empty"
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     return filled
+
+
+def _needs(tool: ToolSpec, names: list[str]) -> Problem:
+    text = f"{tool.key} needs the {' and the '.join(names)}, which the request does not give"
+    return Problem(kind=ProblemKind.UNGROUNDED, text=text)
+
+
+def unsaid(tool: ToolSpec, arguments: dict[str, Any]) -> Problem | None:
+    """For a tool that changes things, the required values nothing gave, for the user to say
+    ("insert a new order into the orders table" gives no statement): a question, not a failure."""
+    required = tool.input_schema.get("required") or []
+    missing = [readable_name(n) for n in required if n not in arguments]
+    return _needs(tool, missing) if missing and changes_things(tool) else None
 
 
 def _nothing_to_change(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:

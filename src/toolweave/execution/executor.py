@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from toolweave.catalog.connections import CallOutcome
+from toolweave.execution.arguments import unsaid
 from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
@@ -72,8 +73,13 @@ async def run_plan(
         if reflect is None or "reference" in step.argument_origins.values():
             return  # references fit the planned tool only
         tried = step.key
+        # A change asked for stays a change: "insert a new order into the orders table" with no
+        # values is asked about, not answered by listing the tables.
+        change = tried in by_key and changes_things(by_key[tried])
         for candidate in await reflect(step):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
+                continue
+            if change and not changes_things(candidate.tool):
                 continue
             if changes_things(candidate.tool) and not (
                 asks_for_action(candidate.tool, step.clause.text)
@@ -114,6 +120,8 @@ async def run_plan(
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
             step.arguments = given
             await reconsider(step)
+            if step.problem is not None and step.key in by_key:
+                step.problem = unsaid(by_key[step.key], step.arguments) or step.problem
         if step.problem is not None:  # nothing was called
             return Observation.of(step, error=f"not run: {step.problem}")
         if refusal := await policy.refusal(step, by_key[step.key]):

@@ -118,8 +118,9 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             and not may_be_written(name, properties[name])
         ):
             # A search takes the words as they are; one matched against names takes the name
-            # the clause gives ("look up Mallory in memory": Mallory).
-            named = names_in(clause)
+            # the clause gives ("look up Mallory in memory": Mallory), else a word of it the
+            # records say ("Who is allergic to peanuts?": peanuts).
+            named = names_in(clause) or clause.about
             if named and _MATCHED.search(properties[name].get("description", "")):
                 filled.put(name, named[0].value, "extracted", _span(named[0]))
             else:

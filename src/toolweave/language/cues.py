@@ -223,11 +223,18 @@ _NEGATED = re.compile(
 )
 
 
+# Other words of a tool's name by the word a request uses for them: "the git history" (git_log).
+_NOUNS = {"log": {"history"}, "logs": {"history"}}
+
+
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:
     """A verb is said as written ("commit", not "the committed version"), by itself or by a
-    word a request uses for it ("save" for "write"); another word by its stem ("files")."""
+    word a request uses for it ("save" for "write"); another word by its stem ("files") or the
+    stem of a word for it."""
     verbs = _ACTIONS.get(word, set()) | _READS.get(word, set())
-    return bool(asked & (verbs | {word})) if verbs else stem(word) in stems
+    if verbs:
+        return bool(asked & (verbs | {word}))
+    return not stems.isdisjoint({stem(w) for w in {word, *_NOUNS.get(word, ())}})
 
 
 def without_values(clause: Clause) -> str:

@@ -11,12 +11,13 @@ which the clause does not give is not made: the step agent, then the user, says 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from itertools import pairwise
 from typing import Any
 
 from toolweave.language.cues import without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
+from toolweave.language.questions import stem
 from toolweave.language.text import OPENERS, readable_name
 from toolweave.language.values import NOT_PLACES
 from toolweave.types import Clause, Quoted, Span
@@ -79,6 +80,36 @@ def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]
     as a whole, in any case, and not as part of a longer name ("Bob" in "Bob's phone", not in
     "Bob Chen"; "users" in "the users table", "orders" in "order 4": `held_in`)."""
     return {server for server, names in held.items() if _spans(clause.text, names, singular=True)}
+
+
+# A clause's words that may say what a record is about: six letters or more, as shorter words
+# ("like", "work", "over") are said of everything; and not these.
+_CONTENT_WORD = re.compile(r"[A-Za-z]{6,}")
+_PLAIN = {stem(w) for w in "anyone anything someone something everyone everything".split()}
+
+
+def servers_about(clause: Clause, words: Mapping[str, Collection[str]]) -> set[str]:
+    """The servers whose records say a word the clause says (`said_in`): "Who is allergic to
+    peanuts?" and the graph where Bob is "allergic to peanuts"."""
+    said = {stem(w.value) for w in said_in(clause, words)}
+    return {server for server, held in words.items() if not said.isdisjoint(held)}
+
+
+def said_in(clause: Clause, words: Mapping[str, Collection[str]]) -> list[Quoted]:
+    """Where a clause that names nothing the servers hold (`clause.held`) says a word some
+    server's records say (catalog/contents.py), by its stem, as the clause writes it."""
+    if clause.held:
+        return []
+    found = _content_words(clause)
+    return [w for w in found if any(stem(w.value) in held for held in words.values())]
+
+
+def _content_words(clause: Clause) -> list[Quoted]:
+    return [
+        Quoted(start=m.start(), end=m.end(), value=m.group())
+        for m in _CONTENT_WORD.finditer(without_values(clause))
+        if stem(m.group()) not in _PLAIN
+    ]
 
 
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:

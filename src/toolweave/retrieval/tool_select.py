@@ -9,7 +9,7 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from toolweave.language.cues import (
     refers_back,
 )
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
-from toolweave.language.records import servers_named, servers_placed
+from toolweave.language.records import servers_about, servers_named, servers_placed
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
@@ -53,10 +53,12 @@ async def rank_tools(
     *,
     k: int = CANDIDATES,
     held: Mapping[str, list[str]] | None = None,
+    about: Mapping[str, Collection[str]] | None = None,
 ) -> list[list[Candidate]]:
     """The k best connected tools for each clause, best first, with the segment that matched;
     an analysed clause also brings the tools its values fit and those of the servers that hold
-    what it names (`held`, catalog/contents.py), beside `_asked_for`."""
+    what it names (`held`, catalog/contents.py), or, for a question that names nothing held,
+    whose records say its words (`about`), beside `_asked_for`."""
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
     texts = [c if isinstance(c, str) else c.text for c in clauses]
@@ -70,7 +72,12 @@ async def rank_tools(
         if isinstance(clause, Clause):
             placed = servers_placed(clause, servers, held)
             named = servers_named(clause, held or {}) | placed
-        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in keys[k:]], named)
+            if not named and not asks_to_change(clause.text):
+                named = servers_about(clause, about or {})
+        # Past the k best, any connected tool: one the fused ranking left out entirely may be
+        # the one whose values the clause gives ("the comment column of feedback", read_query).
+        rest = keys[k:] + [key for key in by_key if key not in ranking.keys]
+        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in rest], named)
         if placed:  # "add Globex to memory": a change the user directs at a server is made there
             chosen = [
                 c for c in chosen if by_key[c].server in placed or not changes_things(by_key[c])
@@ -80,7 +87,7 @@ async def rank_tools(
                 Candidate(
                     tool=by_key[key],
                     score=ranking.cosine.get(key, floor),
-                    matched=ranking.evidence[key].segment,
+                    matched=hit.segment if (hit := ranking.evidence.get(key)) else "",
                     holds=by_key[key].server in named,
                 )
                 for key in chosen
