@@ -126,6 +126,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
                 "Once the message is created, send a reminder to all employees.",
             ],
         ),
+        (  # a place alone belongs to the request after it
+            "in /srv/repo, stage app.py and commit it",
+            ["in /srv/repo, stage app.py", "commit it"],
+        ),
         # A fact and what to do with it are one request, as is what a change goes on to say;
         # a request and what to do with its result are two.
         (

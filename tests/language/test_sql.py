@@ -9,6 +9,7 @@ import pytest
 
 from toolweave.language.parameters import sql_kinds
 from toolweave.language.sql import statement
+from toolweave.types import Span
 
 
 @pytest.fixture
@@ -44,8 +45,14 @@ def test_aggregates_over_a_named_column(db: sqlite3.Connection) -> None:
     assert db.execute(made("add up the salary column of staff") or "").fetchone() == (60.5,)
     assert made("what is the highest staff.salary?") == "SELECT MAX(salary) FROM staff"
     assert made("how many rows does the staff table have") == "SELECT COUNT(*) FROM staff"
-    # No column named: the whole table, for the answer to read.
+    # A column by its plural: "the salaries in the staff table".
+    assert db.execute(made("what do the salaries in the staff table add up to?") or "").fetchone()
+    assert made("the total of all the staff salaries in the staff table") == (
+        "SELECT SUM(salary) FROM staff"
+    )
+    # No column named: the whole table, for the answer to read; the table is no column.
     assert made("what is the total pay in the staff table?") == "SELECT * FROM staff"
+    assert made("the average age of staffs in the staffs table") == "SELECT * FROM staffs"
 
 
 def test_an_insert_copies_each_value_exactly(db: sqlite3.Connection) -> None:
@@ -70,6 +77,15 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     sql = made("make a table named rooms with columns id (integer primary key) and floor (int)")
     assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INT)"
     db.execute(sql)
+    assert made("create a desks table with columns id (integer primary key), room (int)") == (
+        "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INT)"
+    )
+    # A row by its id: "staff 3's salary"; an update written almost as SQL.
+    for text in ("change staff 3's salary to 9", "update the staff table: salary = 9 where id = 3"):
+        assert statement(text, held=["staff"]) == (
+            "UPDATE staff SET salary = 9 WHERE id = 3",
+            Span(start=0, end=len(text)),
+        )
 
 
 @pytest.mark.parametrize(

@@ -290,6 +290,10 @@ def test_that_at_a_clauses_end_is_the_result_its_one_missing_value_takes() -> No
     )
     assert add.arguments == {"b": "{{s1.result}}"}  # a: 445, the clause's
     assert add.depends_on == ["s1"]
+    _, add = linked_steps(
+        "add 1234 and 4321, and add 445 to the total", first, ("add 445 to the total", adder)
+    )
+    assert add.arguments == {"b": "{{s1.result}}"}  # "the total", "the sum": that result too
     # Two values missing: "it" says which of them it is no more than for a content parameter.
     mover = tool("fs", "move", {"source": "string", "destination": "string"})
     _, move = linked_steps("sum 1234 and 4321 and move it", first, ("move it", mover))

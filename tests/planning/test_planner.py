@@ -6,7 +6,7 @@ from datetime import date
 
 from toolweave.language import clause_of
 from toolweave.planning.planner import plan_steps
-from toolweave.types import Candidate, ToolHints, ToolSpec
+from toolweave.types import Candidate, Quoted, ToolHints, ToolSpec
 
 TODAY = date(2026, 11, 22)
 
@@ -176,6 +176,15 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     # value of its own is a request of its own.
     assert steps(FETCH, "tell me the meta description") == ["fetch"]
     assert steps(FETCH, 'tell me the "error" message') == ["fetch", "get-annotated-message"]
+    # A word a server's records say ("deadline" in a knowledge graph) is still about the page.
+    matched = {"type": "string", "description": "The query to match against what it holds"}
+    graph = tool("search_nodes", {"query": matched}, read_only=True)
+    texts = ["fetch http://x.test/a.html", "tell me the deadline"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    clauses[1].about = [Quoted(start=12, end=20, value="deadline")]
+    candidates = [[Candidate(tool=FETCH, score=0.5)], [Candidate(tool=graph, score=0.4)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["fetch"]
     assert steps(SEARCH, "tell me its meta description") == ["search", "get-annotated-message"]
     # A clause that says what a fitting tool does calls it (NESTFUL: "... and decode it").
     message = tool("decode_message", {"messageType": STRING}, read_only=True)
@@ -190,3 +199,33 @@ def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:
     candidates = [[Candidate(tool=GET_SUM, score=0.489)], [Candidate(tool=GET_SUM, score=0.12)]]
     plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["get-sum", "get-sum"]
+
+
+def test_what_the_request_calls_the_values_counts_for_the_tools_that_take_such() -> None:
+    """As ranked on the official servers (eval servers, dev): a path called a directory is for
+    a tool named for folders, not `git_show`, whose verb the request says; a page pointed at and
+    not given is for the tool that fetches one, which then asks for it (not a document search);
+    a question about a page wants none fetched."""
+    show = GIT.model_copy(update={"name": "git_show"})
+    text = "show the contents of the /tmp/files/projects directory"
+    assert bound(text, (show, 0.355), (LIST, 0.416)) == "list_directory"
+    fetch = tool("fetch", {"url": STRING}, read_only=True).model_copy(update={"server": "fetch"})
+    for text in ("get the webpage for me", "download the article and summarize it"):
+        assert bound(text, (SEARCH, 0.389), (fetch, 0.369)) == "fetch"
+    text = "who runs the website surpassed by Baidu Baike?"
+    assert bound(text, (SEARCH, 0.389), (fetch, 0.369)) == "search"
+
+
+def test_a_fact_then_what_to_do_with_it_after_a_dash_is_one_request() -> None:
+    observations = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"entityName": STRING, "contents": {"type": "array", "items": STRING}},
+            "required": ["entityName", "contents"],
+        },
+    }
+    add = tool("add_observations", {"observations": observations}, read_only=False)
+    search = tool("search_nodes", {"query": STRING}, read_only=True)
+    text = 'Alice "prefers window seats" - save that in memory'
+    assert bound(text, (search, 0.107), (add, 0.135)) == "add_observations"

@@ -355,6 +355,7 @@ def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
 
     assert best("what was the revenue in the report /srv/report.txt?") == "read_text_file"
     assert best("how big is /srv/report.txt?") == "get_file_info"
+    assert best("how many bytes is /srv/report.txt?") == "get_file_info"
 
 
 def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:

@@ -83,10 +83,11 @@ async def run_plan(
                 continue
             if changes_things(candidate.tool) and not (
                 asks_for_action(candidate.tool, step.clause.text)
-                and feasibility(candidate.tool, step.clause)
+                and feasibility(candidate.tool, step.clause) == 1.0
             ):
-                # Only a change the clause asks for and gives values for ("add Globex": no
-                # delete_entities; "the peanut allergy note on Bob is wrong, delete it": not Bob).
+                # Only a change the clause asks for and gives all the values of ("add Globex":
+                # no delete_entities; "the peanut allergy note on Bob is wrong, delete it": not
+                # Bob; "add a customer to the database": no memo whose text is those words).
                 continue
             other = step.model_copy(
                 update={

@@ -518,12 +518,42 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
         return all(_FILE_NAME.search(x.value) for x in paths)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
-        text = clause.text
-        return all(
-            _FOLDER_SAID.search(text[: x.start]) or _FOLDER_AFTER.match(text[x.end :])
-            for x in paths
-        )
+        return _called_folders(clause, paths)
     return False
+
+
+def folder_for_folders(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause calls its paths folders and the tool is named for folders: "the
+    contents of the /srv/projects directory" and list_directory, not git_show."""
+    paths = [x for x in values_of(clause).locators if x.kind == "path"]
+    named = set(readable_name(tool.name).split())
+    return bool(paths) and bool(named & FOLDER_WORDS) and _called_folders(clause, paths)
+
+
+def _called_folders(clause: Clause, paths: list[Locator]) -> bool:
+    text = clause.text
+    return all(
+        _FOLDER_SAID.search(text[: x.start]) or _FOLDER_AFTER.match(text[x.end :]) for x in paths
+    )
+
+
+# "get the webpage", "open that link": a web address a request points at without giving it,
+# which a tool that takes one is asked for (and the user then asked which). A question ("who
+# runs the website ...?") asks about a page, it wants none opened.
+_POINTED_PAGE = re.compile(
+    r"\b(?:the|that|this)\s+(?:web\s*)?(?:link|url|page|webpage|website|article)\b", re.IGNORECASE
+)
+_ASKS = re.compile(r"^\W*(?:who|whom|whose|what|which|when|where|why|how|in\s+wh\w+)\b", re.I)
+
+
+def points_at_missing(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the request points at a web address it does not give and the tool needs one."""
+    text = clause.text
+    if values_of(clause).locators or not _POINTED_PAGE.search(text) or _ASKS.match(text):
+        return False
+    properties = tool.input_schema.get("properties") or {}
+    required = tool.input_schema.get("required") or []
+    return any(param_kind(n, properties.get(n) or {}) == "url" for n in required)
 
 
 _FOLDER_NOUNS = FOLDER_WORDS | {"directories", "folders", "dirs"}
@@ -591,7 +621,10 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     # statement, a list of records), and places and names count ("whose city is Lyon").
     values = values_of(clause)
     named = [*names_in(clause), *clause.held]
-    given = {x.start: x for x in [*values.counted(), *values.places, *named]}.values()
+    # A clause with no other values gives the words what servers hold says ("peanuts").
+    given = {x.start: x for x in [*values.counted(), *values.places, *named]}.values() or {
+        x.start: x for x in clause.about
+    }.values()
     spans = [filled.spans[name] for name in used if name in filled.spans]
     covered = sum(any(s.start <= x.start < s.end for s in spans) for x in given)
     use = covered / len(given) if given else 0.0

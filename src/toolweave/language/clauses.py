@@ -36,8 +36,13 @@ _CONNECTIVE = re.compile(
     r"thanks?(?: you)?(?: (?:so|very) much| in advance)?)$",
     re.IGNORECASE,
 )
-# "Once the message is created, send ...": the condition belongs to the request after it.
-_CONDITION = re.compile(r"^(?:once|after|before|when|whenever|if|as soon as|while)\b", re.I)
+# "Once the message is created, send ...": the condition belongs to the request after it, as
+# does a place alone ("in /srv/repo, stage app.py and commit ...").
+_CONDITION = re.compile(
+    r"^(?:once|after|before|when|whenever|if|as soon as|while)\b"
+    r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$",
+    re.I,
+)
 # "there" pointing back at a place: at the end of the clause or before a time word, so that
 # "is there a train" (which points at nothing) is left alone.
 _TIME_WORDS = r"tomorrow|today|tonight|now|right now|this|next"

@@ -81,7 +81,8 @@ def is_multi_hop(question: str) -> bool:
 # "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
-    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output)|that(?=\W*$))\b", re.IGNORECASE
+    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b",
+    re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
 
@@ -109,7 +110,8 @@ _ACTIONS = {
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
     "update": {"update", "change", "modify", "edit", "set"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"},
-    "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"},
+    "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
+    | {"save"},
     "insert": {"insert", "add", "append", "put"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
     "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
@@ -185,7 +187,9 @@ _PLACE_FIRST = re.compile(
     re.IGNORECASE,
 )
 # "Carol works at Initech now, add that to the graph": a fact, then what to do with it.
-_FACT_FIRST = re.compile(r"^[^,;?]{3,200},\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this)\b)", re.I)
+_FACT_FIRST = re.compile(
+    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this)\b)", re.I
+)
 
 # The words a request uses for what a tool that only reads does, by the verb in its name.
 _READS = {
@@ -248,7 +252,7 @@ def without_values(clause: Clause) -> str:
 # report.txt?" and "Alice's email in the users table" ask for none of it.
 _METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
-    r"\b(?:metadata|size|sizes|how (?:big|large|old)|modified|created|creation|permissions?|"
+    r"\b(?:metadata|size|sizes|bytes|how (?:big|large|old)|modified|created|creation|permissions?|"
     r"owner|info|information|stat|when was|last (?:changed|edited|updated)|"
     r"schema|columns|structure|fields|describe)\b",
     re.IGNORECASE,

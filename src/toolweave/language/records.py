@@ -57,7 +57,9 @@ PERSON_WORDS = {"he", "him", "his", "she", "her", "hers"}
 _PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_WORDS)})\b", re.IGNORECASE)
 _WHO = re.compile(r"\bwho(?:se|m)?\b", re.IGNORECASE)
 _THING = re.compile(
-    r"^\W*what(?:'s|’s|\s+is)\s+(that|this|it)\s+(?:in|into|as|to)\b", re.IGNORECASE
+    r"^\W*what(?:'s|’s|\s+is)\s+(that|this|it)\s+(?:in|into|as|to)\b"
+    r"|^\W*what\s+(?:time|date|day)\s+is\s+(that|this)\s+(?:in|into|as|to)\b",
+    re.IGNORECASE,
 )
 
 
@@ -72,7 +74,7 @@ def unnamed_reference(clauses: list[Clause]) -> str:
         if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
             return person.group()
     thing = _THING.search(clauses[0].text) if clauses else None
-    return thing.group(1) if thing else ""
+    return (thing.group(1) or thing.group(2)) if thing else ""
 
 
 def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:

@@ -32,6 +32,7 @@ _TABLE = re.compile(
 )
 _INTO = re.compile(rf"\b(?:into|to|in)\s+(?:the\s+)?(?P<a>{_IDENT})\b")
 _NOT_TABLES = {"the", "a", "an", "new", "this", "that", "my", "which", "what", "each", "every"}
+_NOT_TABLES |= {"with", "called", "named"}
 _CONDITION = re.compile(
     rf"\b(?:whose|where|with)\s+(?:the\s+)?(?P<c1>{_IDENT})\s+(?:is|=|equals)\s+(?P<v1>{_VALUE})"
     rf"|\b(?:have|has)\s+(?P<v2>{_VALUE})\s+as\s+(?:their|its)\s+(?P<c2>{_IDENT})\b"
@@ -44,14 +45,32 @@ _AGGREGATES = {
     "MIN": r"lowest|smallest|minimum|min",
 }
 _COLUMN = re.compile(rf"\b(?:the\s+)?(?P<c>{_IDENT})\s+column\b")
+# "the amounts in the orders table", "all order amounts in the orders table": a column by its
+# plural, for a total or an average.
+_PLURAL_COLUMN = re.compile(
+    rf"\b(?P<p>(?P<c>{_IDENT}?)(?:(?<=i)es|s))\s+(?:in|of|from)\s+(?:the\s+)?{_IDENT}\s+table\b"
+)
 _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)?rows\b", re.I)
 # "name Frank O'Neil, email frank@x.org" or "name: Frank O'Neil": a column and its value.
 _PAIR = re.compile(
     rf"(?:[:;,-]\s*|\band\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_VALUE})\s*(?=[,;]|\band\b|$)"
 )
-_UPDATE = re.compile(
-    rf"\b(?:set|change|update)\s+(?:the\s+)?(?P<c>{_IDENT})\s+(?:of|for)\s+(?:the\s+)?"
-    rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)\s+to\s+(?P<v>{_VALUE})\s*$"
+_ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
+# "set the amount of order 4 to 5.75", "change order 4's amount to 5.75", "amount = 5.75 where
+# id = 4": a column, the row's id and the new value.
+_UPDATES = (
+    re.compile(
+        rf"\b(?:set|change|update)\s+(?:the\s+)?(?P<c>{_IDENT})\s+(?:of|for)\s+(?:the\s+)?"
+        rf"{_ROW}\s+to\s+(?P<v>{_VALUE})\s*$"
+    ),
+    re.compile(
+        rf"\b(?:set|change|update)\s+(?:the\s+)?{_ROW}['’]s\s+(?P<c>{_IDENT})\s+to\s+"
+        rf"(?P<v>{_VALUE})\s*$"
+    ),
+    re.compile(
+        rf"\b(?:set\s+)?(?P<c>{_IDENT})\s*=\s*(?P<v>{_STRICT})\s+where\s+id\s*=\s*(?P<id>\d+)\s*$",
+        re.I,
+    ),
 )
 _DELETE = re.compile(r"\b(?:delete|remove|drop)\b(?!\s+(?:the\s+)?table\b)", re.I)
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
@@ -133,9 +152,7 @@ def _select(text: str, held: list[str]) -> str | None:
     table, where = _table(text, held), _where(text)
     if not table or where is None:
         return None
-    dotted = next((m for m in _TABLE.finditer(text) if m["column"]), None)
-    named = _COLUMN.search(text)
-    column = (dotted and dotted["column"]) or (named and named["c"])
+    column = _column(text, table)
     what = "*"
     if _COUNT.search(text):
         what = "COUNT(*)"
@@ -145,6 +162,19 @@ def _select(text: str, held: list[str]) -> str | None:
                 what = f"{function}({column})"
                 break
     return f"SELECT {what} FROM {table}{where}"
+
+
+def _column(text: str, table: str) -> str | None:
+    """The column the clause names: "orders.amount", "the amount column", "the amounts in the
+    orders table" ("salaries": salary; "users in the users table" names no column)."""
+    if dotted := next((m for m in _TABLE.finditer(text) if m["column"]), None):
+        return str(dotted["column"])
+    if named := _COLUMN.search(text):
+        return str(named["c"])
+    plural = _PLURAL_COLUMN.search(text)
+    if not plural or plural["p"] == table:
+        return None
+    return re.sub(r"i$", "y", plural["c"])
 
 
 def _insert(text: str, held: list[str]) -> str | None:
@@ -164,7 +194,9 @@ def _insert(text: str, held: list[str]) -> str | None:
 
 
 def _update(text: str, held: list[str]) -> str | None:
-    match, table = _UPDATE.search(text), _table(text, held)
+    text = text.rstrip(" .!?")
+    match = next((m for pattern in _UPDATES if (m := pattern.search(text))), None)
+    table = _table(text, held)
     if not match or not table or not _plain(match["c"]):
         return None
     return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
@@ -181,6 +213,8 @@ def _delete(text: str, held: list[str]) -> str | None:
 
 def _create(text: str) -> str | None:
     match = re.search(rf"\btable\s+(?:called\s+|named\s+)?(?P<t>{_IDENT})", text, re.I)
+    if not match or not _plain(match["t"]):  # "create a suppliers table with columns ..."
+        match = re.search(rf"\b(?:a|an|the)\s+(?:new\s+)?(?P<t>{_IDENT})\s+table\b", text, re.I)
     if not match or not _plain(match["t"]):
         return None
     rest = text[match.end() :]

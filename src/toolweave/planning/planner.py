@@ -156,11 +156,13 @@ def _about_the_result(
     if not after_tool or own:
         return False
     # "open notes.txt and tell me the new date": no fitting tool is given a value to act on,
-    # and the step before reads what the user names.
+    # and the step before reads what the user names (a word some server's records say too,
+    # "the deadline", is a question about what was read).
+    unheld = clause.model_copy(update={"about": []})
     unfed = (
         fallback is not None
         and _reads_what_the_user_names(before, fallback)
-        and not any(feasibility(c.tool, clause) for c in fitting)
+        and not any(feasibility(c.tool, unheld) for c in fitting)
     )
     return unfed or refers_back(clause.text, possessive=True)
 

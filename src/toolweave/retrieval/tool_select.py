@@ -13,7 +13,12 @@ from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
-from toolweave.language.binding import feasibility, other_kind_of_path
+from toolweave.language.binding import (
+    feasibility,
+    folder_for_folders,
+    other_kind_of_path,
+    points_at_missing,
+)
 from toolweave.language.cues import (
     asks_for_action,
     asks_to_change,
@@ -166,7 +171,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
-    evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path), 0.0
+    # A folder for a tool named for folders counts as much; a page pointed at and not given
+    # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
+    said = folder_for_folders(tool, clause) + points_at_missing(tool, clause)
+    evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path + said), 0.0
     # A change none of whose values the clause gives, or a sum with no numbers to add ("sum the
     # amount column of orders"; "add these two numbers" points at numbers: the user is asked).
     computes = (
