@@ -348,9 +348,11 @@ class Engine:
         await self._sync_ready()
         async with self._index_lock:
             held, about = self.contents.held(), self.contents.about()
+            fields = self.contents.fields_of()
             for clause in clauses:  # what the servers hold that it names: values of its own
                 clause.held = held_in(clause, held)
                 clause.about = said_in(clause, about)  # when it names nothing held
+                clause.fields = {h.value: fields[h.value] for h in clause.held if h.value in fields}
             return await rank_tools(
                 self.retriever, self.candidates(), clauses, k=k, held=held, about=about
             )

@@ -228,6 +228,8 @@ class Clause(_Model):
     # Its words that what connected servers hold says ("peanuts" of "Who is allergic to
     # peanuts?", a graph holding "allergic to peanuts"; language.records.said_in).
     about: list[Quoted] = Field(default_factory=list)
+    # The fields of what it names that servers hold, by name ("users": id, name, email, city).
+    fields: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class QuestionAnalysis(_Model):

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from toolweave.catalog.connections import ServerPool
-from toolweave.catalog.contents import Contents, lists_everything, names_in_result, words_in_result
+from toolweave.catalog.contents import (
+    Contents,
+    describes_one,
+    lists_everything,
+    names_in_result,
+    words_in_result,
+)
 from toolweave.types import ToolHints, ToolSpec
 
 
@@ -89,3 +95,29 @@ async def test_a_server_is_sampled_through_a_real_mcp_session_without_secrets(
     assert contents.held() == {"book": ["Bob"]}
     assert Contents(tmp_path).held() == {"book": ["Bob"]}
     assert "sk-live-0123456789abcdef" not in (tmp_path / "contents.json").read_text()
+
+
+def list_tables() -> str:
+    """List all tables in the database."""
+    return json.dumps([{"name": "users"}, {"name": "orders"}])
+
+
+def describe_table(table_name: str) -> str:
+    """Get the schema information for a specific table."""
+    columns = {"users": ["id", "email"], "orders": ["id", "amount"]}[table_name]
+    return str([{"cid": n, "name": c, "type": "TEXT"} for n, c in enumerate(columns)])
+
+
+@pytest.mark.anyio
+async def test_the_fields_of_what_a_listing_names_come_from_the_tool_that_describes_one(
+    tmp_path: Path,
+) -> None:
+    assert describes_one(tool("describe_table", ["table_name"])) is None  # takes no text
+    native = {"db": [list_tables, describe_table]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        (describe,) = [t for t in pool.tools if t.name == "describe_table"]
+        assert describes_one(describe) == "table_name"
+        contents = Contents(tmp_path)
+        await contents.sample(pool, pool.tools, {"db"})
+    assert contents.fields_of() == {"users": ["id", "email"], "orders": ["id", "amount"]}
+    assert Contents(tmp_path).fields_of() == contents.fields_of()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from toolweave.language.parameters import sql_kinds
-from toolweave.language.sql import statement
+from toolweave.language.sql import Known, statement
 from toolweave.types import Span
 
 
@@ -82,7 +82,7 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     )
     # A row by its id: "staff 3's salary"; an update written almost as SQL.
     for text in ("change staff 3's salary to 9", "update the staff table: salary = 9 where id = 3"):
-        assert statement(text, held=["staff"]) == (
+        assert statement(text, known=Known(held=["staff"])) == (
             "UPDATE staff SET salary = 9 WHERE id = 3",
             Span(start=0, end=len(text)),
         )
@@ -110,12 +110,14 @@ def test_a_table_the_database_holds_is_named_without_the_word_table(
 ) -> None:
     """The names a clause gives of what the server holds (catalog/contents.py) name a table:
     "staff 2" is a row of `staff`; a name of a person is no table."""
-    sql = statement("set the salary of staff 2 to 22", held=["staff"])
+    sql = statement("set the salary of staff 2 to 22", known=Known(held=["staff"]))
     assert sql is not None and sql[0] == "UPDATE staff SET salary = 22 WHERE id = 2"
     db.execute(sql[0])
     assert db.execute("SELECT salary FROM staff WHERE id = 2").fetchone() == (22,)
-    assert statement("what is Bob's email?", held=["Bob"]) is None
-    assert statement("set the salary of Ana to 5", held=["staff"]) is None  # which row?
+    assert statement("what is Bob's email?", known=Known(held=["Bob"])) is None
+    assert (
+        statement("set the salary of Ana to 5", known=Known(held=["staff"])) is None
+    )  # which row?
 
 
 def test_a_parameter_takes_the_statements_its_words_name() -> None:
@@ -126,3 +128,32 @@ def test_a_parameter_takes_the_statements_its_words_name() -> None:
     assert sql_kinds("query", {"description": "Search words"}) == ()
     # A statement of another kind than the parameter takes is not made for it.
     assert made("add to the staff table: name Gil, town Faro", ("select",)) is None
+
+
+def test_an_insert_by_the_tables_known_columns(db: sqlite3.Connection) -> None:
+    """The columns sampled from the server (catalog/contents.py) place what the clause gives
+    by kind, or by the column named before a value; a value no one column takes: no row."""
+    db.execute("ALTER TABLE staff ADD COLUMN email TEXT")
+    columns = {"staff": ["id", "name", "town", "salary", "email"]}
+    given = [("email", "fay@example.org"), ("place", "Oslo"), ("name", "Fay Berg")]
+    known = Known(held=["staff"], columns=columns, values=given)
+    sql = made_with("insert Fay Berg (fay@example.org) from Oslo into staff", known)
+    assert sql == (
+        "INSERT INTO staff (email, town, name) VALUES ('fay@example.org', 'Oslo', 'Fay Berg')"
+    )
+    db.execute(sql)
+    assert db.execute("SELECT name, town FROM staff WHERE email = 'fay@example.org'").fetchone()
+    text = "add Fay Berg to the staff table with email fay@example.org and salary 12"
+    known = Known(held=["staff"], columns=columns, values=[given[0], given[2]])
+    assert made_with(text, known) == (
+        "INSERT INTO staff (salary, email, name) VALUES (12, 'fay@example.org', 'Fay Berg')"
+    )
+    # Without the columns, or with a value no one column takes, nothing is made.
+    assert made_with("insert Fay Berg (fay@example.org) from Oslo into staff", Known()) is None
+    two_places = Known(columns={"staff": ["id", "name", "city", "country"]}, values=given[1:])
+    assert made_with("insert Fay Berg from Oslo into staff", two_places) is None
+
+
+def made_with(text: str, known: Known) -> str | None:
+    found = statement(text, known=known)
+    return found[0] if found else None

@@ -6,7 +6,9 @@ A server is sampled when it is ready and after a question changed something on i
 tools that lists or reads everything (its name starts with list or read, it takes no required
 argument, and it is not marked as changing anything) is called once and the values of its
 records' `name` fields kept, and the stems of the words their other values say ("allergic to
-peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). Both are kept beside
+peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). A tool that describes one
+thing (`describe_table(table_name)`) is then called for the first names in lowercase, and the
+`name` fields of its answer kept as that thing's fields (a table's columns). All are kept beside
 the tool index (contents.json), so a server not started yet is still known by what it held; they
 are used only to match questions, never as instructions or arguments.
 """
@@ -30,10 +32,31 @@ FILE = "contents.json"
 MAX_NAMES = 500  # per server: a question names a few; a huge table listing is cut, not stored
 MAX_WORDS = 2_000  # per server, the same
 _WORDS = re.compile(r"[a-z]{6,}")  # as language.records matches them
+MAX_DESCRIBED = 20  # things described per server: a database's tables, not a graph's people
+_DESCRIBES = re.compile(r"\b(?:schema|metadata)\b", re.IGNORECASE)
 SAMPLE_TIMEOUT_S = 10.0
 _LISTING_VERBS = ("list", "read")
 # A record's name in JSON or a Python repr: "name": "Bob", 'name': 'users', "name": "O'Neil".
 _NAME_FIELD = re.compile(r"""(["'])name\1\s*:\s*(?:"([^"\n]{1,80})"|'([^'\n]{1,80})')""")
+
+
+def _safe(tool: ToolSpec) -> bool:
+    """Called without a question: not marked as changing or destroying anything, nor reaching
+    out to the world (`openWorldHint`)."""
+    hints = tool.hints
+    return hints.read_only is not False and hints.destructive is not True and not hints.open_world
+
+
+def describes_one(tool: ToolSpec) -> str | None:
+    """The one required text parameter of a tool that describes a thing a listing named
+    ("describe_table(table_name)": its name says describe, or its description schema or
+    metadata), or None."""
+    required = tool.input_schema.get("required") or []
+    properties = tool.input_schema.get("properties") or {}
+    if len(required) != 1 or (properties.get(required[0]) or {}).get("type") != "string":
+        return None
+    says = tool.name.lower().startswith("describe") or _DESCRIBES.search(tool.description)
+    return str(required[0]) if says and _safe(tool) else None
 
 
 def lists_everything(tool: ToolSpec) -> bool:
@@ -41,13 +64,7 @@ def lists_everything(tool: ToolSpec) -> bool:
     one that reaches out to the world (`openWorldHint`). The caller also leaves out the tools
     whose words say they change things ("read_and_delete_messages")."""
     first = re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", tool.name.strip())[0].lower()
-    return (
-        first in _LISTING_VERBS
-        and not tool.input_schema.get("required")
-        and tool.hints.read_only is not False
-        and tool.hints.destructive is not True
-        and tool.hints.open_world is not True
-    )
+    return first in _LISTING_VERBS and not tool.input_schema.get("required") and _safe(tool)
 
 
 def names_in_result(text: str) -> list[str]:
@@ -86,19 +103,24 @@ class Contents:
         self.path = folder / FILE if folder else None
         self.names: dict[str, list[str]] = {}
         self.words: dict[str, frozenset[str]] = {}
+        self.fields: dict[str, list[str]] = {}  # by held name: a table's columns
         if self.path and self.path.exists():
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
                 self.names = {str(k): [str(n) for n in v] for k, v in loaded["names"].items()}
                 self.words = {str(k): frozenset(map(str, v)) for k, v in loaded["words"].items()}
+                self.fields = {str(k): [str(n) for n in v] for k, v in loaded["fields"].items()}
             except (OSError, ValueError, AttributeError, TypeError, KeyError):
-                self.names, self.words = {}, {}  # a damaged file is sampled again, not fatal
+                self.names, self.words, self.fields = {}, {}, {}  # sampled again, not fatal
 
     def held(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.names)
 
     def about(self) -> Mapping[str, frozenset[str]]:
         return MappingProxyType(self.words)
+
+    def fields_of(self) -> Mapping[str, list[str]]:
+        return MappingProxyType(self.fields)
 
     async def sample(
         self,
@@ -125,15 +147,36 @@ class Contents:
         for server, names in found.items():
             self.names[server] = list(dict.fromkeys(names))[:MAX_NAMES]
             self.words[server] = frozenset(list(dict.fromkeys(words[server]))[:MAX_WORDS])
+        describing = [t for t in tools if t.server in found and describes_one(t)]
+        await self._describe(pool, describing, secrets)
         if found:
             self._save()
+
+    async def _describe(
+        self, pool: ServerPool, tools: list[ToolSpec], secrets: Collection[str]
+    ) -> None:
+        """The fields of what the servers' listings named ("users": id, name, email, city), by
+        the tools that describe one thing, for the first names in lowercase (tables, not people)."""
+        asked = [
+            (tool, name)
+            for tool in tools
+            for name in [n for n in self.names.get(tool.server, []) if n.islower()][:MAX_DESCRIBED]
+        ]
+        outcomes = await asyncio.gather(
+            *(_call(pool, tool, {describes_one(tool) or "": name}) for tool, name in asked)
+        )
+        for (_, name), text in zip(asked, outcomes, strict=True):
+            fields = [f for f in names_in_result(text or "") if mask_secrets(f, secrets) == f]
+            if fields:
+                self.fields[name] = fields[:MAX_NAMES]
 
     def _save(self) -> None:
         if self.path is None:
             return
         temporary = self.path.with_suffix(".tmp")
         try:
-            kept = {"names": self.names, "words": {k: sorted(v) for k, v in self.words.items()}}
+            words = {k: sorted(v) for k, v in self.words.items()}
+            kept = {"names": self.names, "words": words, "fields": self.fields}
             temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)
@@ -141,9 +184,12 @@ class Contents:
             pass  # kept in memory: sampled again next time
 
 
-async def _call(pool: ServerPool, tool: ToolSpec) -> str | None:
+async def _call(
+    pool: ServerPool, tool: ToolSpec, arguments: dict[str, str] | None = None
+) -> str | None:
     try:
-        outcome = await asyncio.wait_for(pool.call(tool.server, tool.name, {}), SAMPLE_TIMEOUT_S)
+        call = pool.call(tool.server, tool.name, arguments or {})
+        outcome = await asyncio.wait_for(call, SAMPLE_TIMEOUT_S)
     except TimeoutError:
         return None
     return outcome.text if outcome.ok else None

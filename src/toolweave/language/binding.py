@@ -28,7 +28,7 @@ from toolweave.language.parameters import (
     sql_kinds,
 )
 from toolweave.language.records import names_in, records
-from toolweave.language.sql import statement
+from toolweave.language.sql import Known, statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import number_words, replacements
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
@@ -109,7 +109,7 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         if value is None and name in required and kinds[name] == "string":
             value, span = _named(name, text)
         if value is None and name in required and (sql := sql_kinds(name, properties[name])):
-            value, span = statement(text, sql, [h.value for h in clause.held]) or (None, None)
+            value, span = statement(text, sql, _known(clause)) or (None, None)
         if value is not None:
             filled.put(name, value, "extracted", span)
         elif (
@@ -126,6 +126,17 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+def _known(clause: Clause) -> Known:
+    """What an SQL statement may take from the clause's analysis beside its words."""
+    values = values_of(clause)
+    places = [p.name for p in values.places]
+    given = [("email", x.value) for x in values.locators if x.kind == "email"]
+    given += [("place", name) for name in places]
+    held = [h.value for h in clause.held]
+    given += [("name", n.value) for n in names_in(clause) if n.value not in places + held]
+    return Known(held=held, columns=clause.fields, values=given)
 
 
 # A query a tool matches against what it holds, word for word, not a question it reads.

@@ -12,7 +12,8 @@ small model writes it, and a statement it writes must have a statement's shape (
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
@@ -82,18 +83,33 @@ _COLUMN_DEF = re.compile(
 _SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
 
 
+@dataclass(frozen=True)
+class Known:
+    """What the clause's analysis knows beside its text: the names it gives of what a database
+    holds (`held`, a table it does not call one: "set the amount of order 4 to 5.75" and
+    `orders`), those tables' columns (`columns`, catalog/contents.py) and its typed values
+    (`values`: ("email", "a@b.org"), ("place", "Dublin"), ("name", "Frank O'Neil"))."""
+
+    held: Sequence[str] = ()
+    columns: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    values: Sequence[tuple[str, str]] = ()
+
+
 def statement(
-    text: str, kinds: tuple[str, ...] = STATEMENT_KINDS, held: Sequence[str] = ()
+    text: str, kinds: tuple[str, ...] = STATEMENT_KINDS, known: Known | None = None
 ) -> tuple[str, Span] | None:
-    """The statement of one of `kinds` the clause spells out, and the span it is read from.
-    `held`: the names the clause gives of what a database holds, for a table it does not call
-    one ("set the amount of order 4 to 5.75" and the table `orders`)."""
+    """The statement of one of `kinds` the clause spells out, and the span it is read from."""
+    known = known or Known()
     wanted = _kind(text)
     if wanted not in kinds:
         return None
-    tables = [name for name in held if _plain(name) and name.islower()]  # no person: "Bob"
-    make = {"select": _select, "insert": _insert, "update": _update, "delete": _delete}
-    made = _create(text) if wanted == "create" else make[wanted](text, tables[:1])
+    tables = [name for name in known.held if _plain(name) and name.islower()]  # not "Bob"
+    if wanted == "create":
+        made = _create(text)
+    elif wanted == "insert":
+        made = _insert(text, tables[:1], known)
+    else:
+        made = {"select": _select, "update": _update, "delete": _delete}[wanted](text, tables[:1])
     return (made, Span(start=0, end=len(text))) if made else None
 
 
@@ -177,20 +193,55 @@ def _column(text: str, table: str) -> str | None:
     return re.sub(r"i$", "y", plural["c"])
 
 
-def _insert(text: str, held: list[str]) -> str | None:
+def _insert(text: str, held: list[str], known: Known) -> str | None:
     text = text.rstrip(" .!?")
     table, found = _table(text, held, into=True), list(_PAIR.finditer(text))
+    if not table:
+        return None
     # One list to the end of the clause: a value it cannot read ("city Dublin please") would
     # otherwise be left out of the row.
     whole = all(a.end() == b.start() for a, b in pairwise(found))
-    if not table or len(found) < 2 or not whole or found[-1].end() != len(text):
+    if len(found) < 2 or not whole or found[-1].end() != len(text):
+        row = _row_by_columns(text, known.columns.get(table, ()), known.values)
+        pairs = list(row.items()) if row else []
+    else:
+        pairs = [(m["c"], m["v"]) for m in found]
+    if len(pairs) < 2:
         return None
-    pairs = [(m["c"], m["v"]) for m in found]
     if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
         return None
     columns = ", ".join(c for c, _ in pairs)
     values = ", ".join(_literal(v) for _, v in pairs)
     return f"INSERT INTO {table} ({columns}) VALUES ({values})"
+
+
+# The columns a value of each kind goes to, by the words of their names.
+_COLUMNS_FOR = {"email": {"email", "mail"}, "place": {"city", "town", "country", "location"}}
+_COLUMNS_FOR["name"] = {"name"}
+
+
+def _row_by_columns(
+    text: str, columns: Sequence[str], given: Sequence[tuple[str, str]]
+) -> dict[str, str] | None:
+    """A row from a table's known columns: each column the clause names with a value after it
+    ("with email frank@x.org and city Dublin"), then each other value by its kind to the one
+    column its kind goes to ("insert Frank O'Neil (frank@x.org) from Dublin into users"). None
+    unless every value the clause gives finds its column: a value left out is a wrong row."""
+    row: dict[str, str] = {}
+    for column in columns:
+        after = re.search(rf"\b{re.escape(column)}\s*(?::\s*|=\s*|\s+)(?P<v>{_STRICT_VALUE})", text)
+        if after and column != "id":
+            row[column] = after["v"]
+    for kind, value in given:
+        if value in row.values():
+            continue
+        free = [
+            c for c in columns if c not in row and set(re.split(r"[_\W]+", c)) & _COLUMNS_FOR[kind]
+        ]
+        if len(free) != 1:
+            return None
+        row[free[0]] = value
+    return row
 
 
 def _update(text: str, held: list[str]) -> str | None:
