@@ -70,6 +70,8 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     log = GIT.model_copy(update={"name": "git_log"})
     text = "read the git history of /tmp/repo"  # as ranked on the official server (eval, dev)
     assert bound(text, (DIFF_STAGED, 0.35), (log, 0.32)) == "git_log"
+    text = "anything uncommitted in /tmp/repo?"
+    assert bound(text, (DIFF_STAGED, 0.346), (GIT, 0.300)) == "git_status"
     text = "save the result in /tmp/files/sum.txt"
     assert bound(text, (READ_FILE, 0.420), (WRITE_FILE, 0.272)) == "write_file"
     # The words of a path are no words of the request: "files" asks for no search_files.

@@ -227,8 +227,9 @@ _NEGATED = re.compile(
 )
 
 
-# Other words of a tool's name by the word a request uses for them: "the git history" (git_log).
-_NOUNS = {"log": {"history"}, "logs": {"history"}}
+# Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
+# "anything uncommitted" (git_status).
+_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted"}}
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:
