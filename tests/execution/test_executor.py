@@ -176,6 +176,26 @@ async def test_a_change_with_nothing_to_change_asks_and_is_not_answered_by_a_rea
     assert "needs the person, which the request does not give" in (observation.error or "")
 
 
+def create_directory(path: str) -> str:
+    """Create a new directory"""
+    return f"created {path}"
+
+
+def write_file(path: str, content: str) -> str:
+    """Write a file"""
+    return f"wrote {path}"
+
+
+async def test_reflection_never_turns_a_file_into_a_folder(tmp_path: Path) -> None:
+    """Seen on server-filesystem: "create /srv/shopping.txt" could not fill write_file's
+    content, and reflection made a folder named shopping.txt."""
+    text = "create /srv/shopping.txt"
+    tools = [create_directory, write_file]
+    _, observation = await reflected(tmp_path, text, "write_file", tools, ["create_directory"])
+    assert observation.tool == "write_file" and not observation.ok
+    assert "needs the content" in (observation.error or "")
+
+
 def delete_people(names: list[str]) -> str:
     """Delete people from the address book"""
     return f"deleted {', '.join(names)}"

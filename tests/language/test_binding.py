@@ -175,6 +175,8 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     assert other_kind_of_path(tree, lines) and not other_kind_of_path(read, lines)
     assert other_kind_of_path(read, listing) and not other_kind_of_path(tree, listing)
     assert not other_kind_of_path(info, listing) and not other_kind_of_path(info, lines)
+    asked = clause_of(0, "I'd like to see which files /srv/projects has", TODAY)
+    assert other_kind_of_path(read, asked) and not other_kind_of_path(tree, asked)
     # A path the clause does not call a folder may be either.
     assert not other_kind_of_path(read, clause_of(0, "read /srv/Makefile", TODAY))
     # A folder named by a word before "folder", in the folder the clause gives.

@@ -126,6 +126,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
                 "Once the message is created, send a reminder to all employees.",
             ],
         ),
+        (  # "it" after a change that names a file is that file: one request
+            'create /srv/a.txt and write "hi" into it',
+            ['create /srv/a.txt and write "hi" into it'],
+        ),
         (  # a place alone belongs to the request after it
             "in /srv/repo, stage app.py and commit it",
             ["in /srv/repo, stage app.py", "commit it"],

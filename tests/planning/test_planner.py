@@ -165,8 +165,10 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     part of it. After a search, "its population" is a question to search."""
     message = tool("get-annotated-message", {"messageType": STRING}, read_only=True)
 
-    def steps(first: ToolSpec, second: str) -> list[str]:
-        texts = ["fetch http://x.test/a.html", second]
+    def steps(
+        first: ToolSpec, second: str, first_text: str = "fetch http://x.test/a.html"
+    ) -> list[str]:
+        texts = [first_text, second]
         clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
         candidates = [[Candidate(tool=first, score=0.5)], [Candidate(tool=message, score=0.4)]]
         return [
@@ -178,6 +180,8 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     # value of its own is a request of its own.
     assert steps(FETCH, "tell me the meta description") == ["fetch"]
     assert steps(FETCH, 'tell me the "error" message') == ["fetch", "get-annotated-message"]
+    # Nor after a page the user points at, to be asked for.
+    assert steps(FETCH, "tell me what's new", first_text="open the website") == ["fetch"]
     # A word a server's records say ("deadline" in a knowledge graph) is still about the page.
     matched = {"type": "string", "description": "The query to match against what it holds"}
     graph = tool("search_nodes", {"query": matched}, read_only=True)
@@ -231,3 +235,29 @@ def test_a_fact_then_what_to_do_with_it_after_a_dash_is_one_request() -> None:
     search = tool("search_nodes", {"query": STRING}, read_only=True)
     text = 'Alice "prefers window seats" - save that in memory'
     assert bound(text, (search, 0.107), (add, 0.135)) == "add_observations"
+
+
+def test_a_tool_that_takes_nothing_fits_no_clause_that_gives_values() -> None:
+    """As ranked on mcp-server-sqlite (eval servers, dev): the verb "list" had sent a question
+    with a condition to `list_tables()`; a description does not insert a row."""
+    sql = {"query": {"type": "string", "description": "SELECT SQL query to execute"}}
+    read = tool("read_query", sql, read_only=True)
+    tables = ToolSpec(server="s", name="list_tables", hints=ToolHints(read_only=True))
+    text = "please list the users in the users table whose city is Lyon"
+    assert bound(text, (tables, 0.309), (read, 0.212)) == "read_query"
+    assert bound("list the tables", (tables, 0.309), (read, 0.212)) == "list_tables"
+    describe = tool("describe_table", {"table_name": STRING}, read_only=True).model_copy(
+        update={"description": "Get the schema information for a specific table"}
+    )
+    write = tool("write_query", {"query": STRING}, read_only=False).model_copy(
+        update={"description": "Execute an INSERT, UPDATE, or DELETE query"}
+    )
+    clause = clause_of(0, "please insert a row into the users table", TODAY)
+    held = [
+        [
+            Candidate(tool=describe, score=0.263, holds=True),
+            Candidate(tool=write, score=0.319, holds=True),
+        ]
+    ]
+    plan = plan_steps([clause], held, min_score=0.28, fallback=SEARCH)
+    assert plan.steps[0].tool == "write_query"  # which then asks for the row

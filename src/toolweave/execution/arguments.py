@@ -79,11 +79,13 @@ def _needs(tool: ToolSpec, names: list[str]) -> Problem:
     return Problem(kind=ProblemKind.UNGROUNDED, text=text)
 
 
-def unsaid(tool: ToolSpec, arguments: dict[str, Any]) -> Problem | None:
-    """For a tool that changes things, the required values nothing gave, for the user to say
-    ("insert a new order into the orders table" gives no statement): a question, not a failure."""
+def unsaid(tool: ToolSpec, clause: Clause, given: dict[str, Any]) -> Problem | None:
+    """For a tool that changes things, the required values neither the clause nor the plan
+    (`given`) gives, for the user to say ("insert a new order into the orders table" gives no
+    statement): a question, not a failure."""
+    have = extract_arguments(tool.input_schema, clause).arguments | given
     required = tool.input_schema.get("required") or []
-    missing = [readable_name(n) for n in required if n not in arguments]
+    missing = [readable_name(n) for n in required if n not in have]
     return _needs(tool, missing) if missing and changes_things(tool) else None
 
 

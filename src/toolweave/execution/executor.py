@@ -32,7 +32,7 @@ from toolweave.execution.arguments import unsaid
 from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
-from toolweave.language.binding import extract_arguments, feasibility
+from toolweave.language.binding import extract_arguments, feasibility, other_kind_of_path
 from toolweave.language.cues import asks_for_action
 from toolweave.language.parameters import changes_things, json_type
 from toolweave.language.values import numbers
@@ -84,10 +84,12 @@ async def run_plan(
             if changes_things(candidate.tool) and not (
                 asks_for_action(candidate.tool, step.clause.text)
                 and feasibility(candidate.tool, step.clause) == 1.0
+                and not other_kind_of_path(candidate.tool, step.clause)
             ):
                 # Only a change the clause asks for and gives all the values of ("add Globex":
                 # no delete_entities; "the peanut allergy note on Bob is wrong, delete it": not
-                # Bob; "add a customer to the database": no memo whose text is those words).
+                # Bob; "add a customer to the database": no memo whose text is those words), on
+                # the kind of path it gives ("create a.txt": no create_directory).
                 continue
             other = step.model_copy(
                 update={
@@ -122,7 +124,7 @@ async def run_plan(
             step.arguments = given
             await reconsider(step)
             if step.problem is not None and step.key in by_key:
-                step.problem = unsaid(by_key[step.key], step.arguments) or step.problem
+                step.problem = unsaid(by_key[step.key], step.clause, given) or step.problem
         if step.problem is not None:  # nothing was called
             return Observation.of(step, error=f"not run: {step.problem}")
         if refusal := await policy.refusal(step, by_key[step.key]):

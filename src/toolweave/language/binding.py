@@ -510,7 +510,8 @@ def value_sets(
 _FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,5}$")
 _FOLDER_SAID = re.compile(
     r"(?:\b(?:folder|directory|dir)\s+(?:in\s+|inside\s+|under\s+)?"
-    r"|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+)(?:the\s+)?$",
+    r"|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+|\b(?:which|what)\s+files\s+)"
+    r"(?:the\s+)?$",
     re.IGNORECASE,
 )
 _FOLDER_AFTER = re.compile(r"\s+(?:folder|directory)\b", re.IGNORECASE)  # "a drafts folder"
@@ -605,6 +606,20 @@ def _names_things(name: str) -> bool:
     return readable_name(name).split()[-1:] in (["name"], ["names"])
 
 
+def gives_values(clause: Clause) -> bool:
+    """Whether the clause gives any value a tool could take (`_given`)."""
+    return bool(_given(clause))
+
+
+def _given(clause: Clause) -> list[Span]:
+    """The values the clause gives, once each: numbers, quotes, paths, places, names and what the
+    servers hold that it names; with none of those, the words what they hold says ("peanuts")."""
+    values = values_of(clause)
+    named = [*names_in(clause), *clause.held]
+    found = {x.start: x for x in [*values.counted(), *values.places, *named]}
+    return list(found.values() or {x.start: x for x in clause.about}.values())
+
+
 def feasibility(tool: ToolSpec, clause: Clause) -> float:
     """How well the clause's specific values fit the tool, from 0 to 1: the share of its
     required parameters they fill, averaged with the share of the values the tool would use."""
@@ -630,12 +645,7 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     fill = (given_for + len(pointed)) / len(required) if required else 0.0
     # The values the arguments use, by where they stand: one argument may use several (an SQL
     # statement, a list of records), and places and names count ("whose city is Lyon").
-    values = values_of(clause)
-    named = [*names_in(clause), *clause.held]
-    # A clause with no other values gives the words what servers hold says ("peanuts").
-    given = {x.start: x for x in [*values.counted(), *values.places, *named]}.values() or {
-        x.start: x for x in clause.about
-    }.values()
+    given = _given(clause)
     spans = [filled.spans[name] for name in used if name in filled.spans]
     covered = sum(any(s.start <= x.start < s.end for s in spans) for x in given)
     use = covered / len(given) if given else 0.0

@@ -169,14 +169,24 @@ _IN_IT = re.compile(r"\b(in|into|inside)\s+it\b", re.IGNORECASE)
 
 
 def _carry_folders(clauses: list[str]) -> list[str]:
+    """ "in it" after a folder is in that folder; after a change that names a file ("create
+    a.txt and write hello into it") it is that file, and the two are one request."""
     carried: list[str] = []
     for clause in clauses:
         it = _IN_IT.search(clause)
         folders = _folders(carried[-1]) if it and carried else []
         if it and folders:
             clause = f"{clause[: it.start()]}{it[1]} {folders[-1]}{clause[it.end() :]}"
+        elif it and carried and _changes_a_file(carried[-1]) and asks_to_change(clause):
+            carried[-1] = f"{carried[-1]} and {clause}"
+            continue
         carried.append(clause)
     return carried
+
+
+def _changes_a_file(clause: str) -> bool:
+    paths = [x for x in locators_in(clause) if x.kind == "path"]
+    return asks_to_change(clause) and any("." in x.value.rsplit("/", 1)[-1] for x in paths)
 
 
 def _folders(text: str) -> list[str]:

@@ -57,16 +57,17 @@ _PAIR = re.compile(
     rf"(?:[:;,-]\s*|\band\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_VALUE})\s*(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
+_IN_TABLE = rf"\s*(?:\s(?:in|of)\s+(?:the\s+)?{_IDENT}\s+table)?\s*"  # "... in the orders table"
 # "set the amount of order 4 to 5.75", "change order 4's amount to 5.75", "amount = 5.75 where
 # id = 4": a column, the row's id and the new value.
 _UPDATES = (
     re.compile(
         rf"\b(?:set|change|update)\s+(?:the\s+)?(?P<c>{_IDENT})\s+(?:of|for)\s+(?:the\s+)?"
-        rf"{_ROW}\s+to\s+(?P<v>{_VALUE})\s*$"
+        rf"{_ROW}\s+to\s+(?P<v>{_VALUE}){_IN_TABLE}$"
     ),
     re.compile(
         rf"\b(?:set|change|update)\s+(?:the\s+)?{_ROW}['’]s\s+(?P<c>{_IDENT})\s+to\s+"
-        rf"(?P<v>{_VALUE})\s*$"
+        rf"(?P<v>{_VALUE}){_IN_TABLE}$"
     ),
     re.compile(
         rf"\b(?:set\s+)?(?P<c>{_IDENT})\s*=\s*(?P<v>{_STRICT})\s+where\s+id\s*=\s*(?P<id>\d+)\s*$",

@@ -17,7 +17,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from toolweave.language.binding import feasibility, files_left, gives_all, value_sets, values_of
+from toolweave.language.binding import (
+    feasibility,
+    files_left,
+    gives_all,
+    points_at_missing,
+    value_sets,
+    values_of,
+)
 from toolweave.language.cues import asks_to_change, names_what_it_does, points_at, refers_back
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
@@ -168,12 +175,15 @@ def _about_the_result(
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
-    """A step that reads a file or page the user gives (its clause names it), with a tool."""
+    """A step that reads a file or page the user gives (its clause names it), with a tool, or
+    one the user points at and is asked for ("open the website and tell me what's new")."""
     if step.key == fallback.key or not step.candidates:
         return False
     tool = step.candidates[0].tool
-    return points_at(step.clause) or (
-        bool(values_of(step.clause).locators) and not changes_things(tool)
+    return (
+        points_at(step.clause)
+        or (bool(values_of(step.clause).locators) and not changes_things(tool))
+        or points_at_missing(tool, step.clause)
     )
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from toolweave.language.binding import (
     feasibility,
     folder_for_folders,
+    gives_values,
     other_kind_of_path,
     points_at_missing,
 )
@@ -133,7 +134,10 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     else:
         found = [] if isinstance(clause, str) else [t for t in rest if not changes_things(t)]
     if isinstance(clause, Clause):  # the tools the clause's values fill first
-        scores = {t.key: feasibility(t, clause) + (t.server in named) for t in found}
+        scores = {
+            t.key: feasibility(t, clause) + (t.server in named) + points_at_missing(t, clause)
+            for t in found
+        }
         if not change:
             found = [t for t in found if scores[t.key] >= 1.0]
         found.sort(key=lambda t: -scores[t.key])
@@ -182,6 +186,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     )
     if not feasible and (computes or (changes and tool.input_schema.get("required"))):
         evidence -= VALUE_WEIGHT
+    elif not tool.input_schema.get("properties") and gives_values(clause):
+        # "list the users in the users table whose city is Lyon" is no `list_tables()`
+        evidence -= VALUE_WEIGHT
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
         evidence += NAME_WEIGHT * verbs
@@ -195,6 +202,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and change_asked:
-        evidence -= ACTION_WEIGHT  # "write hello to a.txt" is no reading of a.txt
+        # "write hello to a.txt" is no reading of a.txt, "insert a row into the users table" no
+        # description of it; "add 17 and 25" may be a sum.
+        evidence -= ACTION_WEIGHT if _computes(tool) else VALUE_WEIGHT
     gate = candidate.score + evidence - RANK_PENALTY * rank
     return gate + nouns, gate
