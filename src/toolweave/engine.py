@@ -353,8 +353,9 @@ class Engine:
                 clause.held = held_in(clause, held)
                 clause.about = said_in(clause, about)  # when it names nothing held
                 clause.fields = {h.value: fields[h.value] for h in clause.held if h.value in fields}
+            roots = self.contents.roots_of()
             return await rank_tools(
-                self.retriever, self.candidates(), clauses, k=k, held=held, about=about
+                self.retriever, self.candidates(), clauses, k=k, held=held, about=about, roots=roots
             )
 
     # -- questions -----------------------------------------------------------------------------
@@ -576,6 +577,7 @@ class Engine:
                     k=REFLECT_DEPTH,
                     held=self.contents.held(),
                     about=self.contents.about(),
+                    roots=self.contents.roots_of(),
                 )
             return ranked[0]
 

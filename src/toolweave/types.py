@@ -255,6 +255,7 @@ class Candidate(_Model):
     score: float
     matched: str = ""
     holds: bool = False  # its server holds something the clause names (catalog/contents.py)
+    outside: bool = False  # the clause's paths are outside the folders its server may reach
 
 
 class ProblemKind(StrEnum):

@@ -14,6 +14,7 @@ from toolweave.catalog.contents import (
     describes_one,
     lists_everything,
     names_in_result,
+    roots_in_result,
     words_in_result,
 )
 from toolweave.types import ToolHints, ToolSpec
@@ -121,3 +122,18 @@ async def test_the_fields_of_what_a_listing_names_come_from_the_tool_that_descri
         await contents.sample(pool, pool.tools, {"db"})
     assert contents.fields_of() == {"users": ["id", "email"], "orders": ["id", "amount"]}
     assert Contents(tmp_path).fields_of() == contents.fields_of()
+
+
+def list_allowed_directories() -> str:
+    """List the directories this server may reach."""
+    return "Allowed directories:\n/srv/files\n/srv/photos/"
+
+
+@pytest.mark.anyio
+async def test_the_folders_a_server_may_reach_come_from_a_listing_of_paths(tmp_path: Path) -> None:
+    assert roots_in_result("Allowed directories:\n/a/b\n/c/ d\nno/path") == ["/a/b"]
+    async with ServerPool({}, log_dir=tmp_path, native={"fs": [list_allowed_directories]}) as pool:
+        contents = Contents(tmp_path)
+        await contents.sample(pool, pool.tools, {"fs"})
+    assert contents.roots_of() == {"fs": ["/srv/files", "/srv/photos"]}
+    assert contents.held() == {} and Contents(tmp_path).roots_of() == contents.roots_of()

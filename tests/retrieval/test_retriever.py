@@ -313,6 +313,18 @@ async def test_a_server_whose_records_say_the_clause_s_words_is_a_candidate_beyo
     assert await holding({"graph": frozenset({"pollen"})}) == []
     assert await holding({"graph": frozenset({"peanut"})}) == [("graph.read_graph", True)]
 
+    # A server's folders: its tools are marked outside for a path elsewhere.
+    fs = ToolSpec(
+        server="fs",
+        name="read_file",
+        description="Read a file.",
+        input_schema={"properties": {"path": {"type": "string"}}, "required": ["path"]},
+    )
+    [clause] = analyse("read /srv/notes.txt", date(2026, 1, 5)).clauses
+    for roots, outside in (({"fs": ["/srv"]}, False), ({"fs": ["/home/x"]}, True), ({}, False)):
+        [ranked] = await rank_tools(retriever, [fs, graph], [clause], k=3, roots=roots)
+        assert [c.outside for c in ranked if c.tool.server == "fs"] == [outside]
+
 
 async def test_a_change_the_clause_puts_in_a_server_is_made_there(tmp_path: Path) -> None:
     """Seen on the official servers: "Add a company called "Globex" to memory" wrote "Globex"
@@ -356,6 +368,17 @@ def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
     assert best("what was the revenue in the report /srv/report.txt?") == "read_text_file"
     assert best("how big is /srv/report.txt?") == "get_file_info"
     assert best("how many bytes is /srv/report.txt?") == "get_file_info"
+
+
+def test_a_path_outside_the_folders_a_server_may_reach_counts_against_its_tools() -> None:
+    """server-filesystem says which folders it may reach: a git repository elsewhere is no
+    folder to list with it (it had answered "Access denied")."""
+    path = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    listing = ToolSpec(server="fs", name="list_directory", input_schema=path)
+    clause = analyse("what is in /srv/repo?", date(2026, 11, 26)).clauses[0]
+    inside = fit(Candidate(tool=listing, score=0.3), clause, 0)
+    outside = fit(Candidate(tool=listing, score=0.3, outside=True), clause, 0)
+    assert outside < inside - 0.3
 
 
 def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:

@@ -9,8 +9,9 @@ records' `name` fields kept, and the stems of the words their other values say (
 peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). A tool that describes one
 thing (`describe_table(table_name)`) is then called for the first names in lowercase, and the
 `name` fields of its answer kept as that thing's fields (a table's columns). All are kept beside
-the tool index (contents.json), so a server not started yet is still known by what it held; they
-are used only to match questions, never as instructions or arguments.
+the tool index (contents.json), with the folders a listing of paths says a server may reach
+(server-filesystem's allowed directories), so a server not started yet is still known by what
+it held; they are used only to match questions, never as instructions or arguments.
 """
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ def lists_everything(tool: ToolSpec) -> bool:
     return first in _LISTING_VERBS and not tool.input_schema.get("required") and _safe(tool)
 
 
+# A line of a listing that is an absolute path alone: server-filesystem's allowed directories.
+_ROOT_LINE = re.compile(r"^\s*(/[^\s:*?\"<>|]*)\s*$", re.MULTILINE)
+
+
+def roots_in_result(text: str) -> list[str]:
+    """The absolute paths a listing gives on lines of their own, once each ("Allowed
+    directories:\n/srv/files": /srv/files)."""
+    return list(dict.fromkeys(m.group(1).rstrip("/") or "/" for m in _ROOT_LINE.finditer(text)))
+
+
 def names_in_result(text: str) -> list[str]:
     """The values of the `name` fields of a listing's records, in order, once each."""
     found = ((m.group(2) or m.group(3)).strip() for m in _NAME_FIELD.finditer(text))
@@ -104,14 +115,16 @@ class Contents:
         self.names: dict[str, list[str]] = {}
         self.words: dict[str, frozenset[str]] = {}
         self.fields: dict[str, list[str]] = {}  # by held name: a table's columns
+        self.roots: dict[str, list[str]] = {}  # the folders a server says it may reach
         if self.path and self.path.exists():
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
                 self.names = {str(k): [str(n) for n in v] for k, v in loaded["names"].items()}
                 self.words = {str(k): frozenset(map(str, v)) for k, v in loaded["words"].items()}
                 self.fields = {str(k): [str(n) for n in v] for k, v in loaded["fields"].items()}
+                self.roots = {str(k): [str(n) for n in v] for k, v in loaded["roots"].items()}
             except (OSError, ValueError, AttributeError, TypeError, KeyError):
-                self.names, self.words, self.fields = {}, {}, {}  # sampled again, not fatal
+                self.names, self.words, self.fields, self.roots = {}, {}, {}, {}  # sampled again
 
     def held(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.names)
@@ -121,6 +134,9 @@ class Contents:
 
     def fields_of(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.fields)
+
+    def roots_of(self) -> Mapping[str, list[str]]:
+        return MappingProxyType(self.roots)
 
     async def sample(
         self,
@@ -137,7 +153,9 @@ class Contents:
         found: dict[str, list[str]] = {}
         words: dict[str, list[str]] = {}
         for tool, text in zip(listing, outcomes, strict=True):
-            if text is not None:
+            if text is not None and (roots := roots_in_result(text)):
+                self.roots[tool.server] = roots  # a listing of paths names no records
+            elif text is not None:
                 names = names_in_result(text)
                 found.setdefault(tool.server, []).extend(
                     n for n in names if mask_secrets(n, secrets) == n
@@ -149,7 +167,7 @@ class Contents:
             self.words[server] = frozenset(list(dict.fromkeys(words[server]))[:MAX_WORDS])
         describing = [t for t in tools if t.server in found and describes_one(t)]
         await self._describe(pool, describing, secrets)
-        if found:
+        if found or any(t.server in self.roots for t in listing):
             self._save()
 
     async def _describe(
@@ -177,6 +195,7 @@ class Contents:
         try:
             words = {k: sorted(v) for k, v in self.words.items()}
             kept = {"names": self.names, "words": words, "fields": self.fields}
+            kept["roots"] = self.roots
             temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)

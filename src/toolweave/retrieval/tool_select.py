@@ -19,6 +19,7 @@ from toolweave.language.binding import (
     gives_values,
     other_kind_of_path,
     points_at_missing,
+    values_of,
 )
 from toolweave.language.cues import (
     asks_for_action,
@@ -60,11 +61,13 @@ async def rank_tools(
     k: int = CANDIDATES,
     held: Mapping[str, list[str]] | None = None,
     about: Mapping[str, Collection[str]] | None = None,
+    roots: Mapping[str, list[str]] | None = None,
 ) -> list[list[Candidate]]:
     """The k best connected tools for each clause, best first, with the segment that matched;
     an analysed clause also brings the tools its values fit and those of the servers that hold
     what it names (`held`, catalog/contents.py), or, for a question that names nothing held,
-    whose records say its words (`about`), beside `_asked_for`."""
+    whose records say its words (`about`), beside `_asked_for`. A candidate whose server says
+    which folders it may reach (`roots`) and reaches none of the clause's paths is marked."""
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
     texts = [c if isinstance(c, str) else c.text for c in clauses]
@@ -95,6 +98,7 @@ async def rank_tools(
                     score=ranking.cosine.get(key, floor),
                     matched=hit.segment if (hit := ranking.evidence.get(key)) else "",
                     holds=by_key[key].server in named,
+                    outside=_outside(clause, (roots or {}).get(by_key[key].server)),
                 )
                 for key in chosen
             ]
@@ -144,6 +148,18 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
+def _outside(clause: str | Clause, roots: list[str] | None) -> bool:
+    """Whether the clause gives absolute paths and none is in one of these folders (a relative
+    one may be anywhere)."""
+    if not roots or not isinstance(clause, Clause):
+        return False
+    paths = [x.value for x in values_of(clause).locators if x.kind == "path"]
+    if not all(p.startswith("/") for p in paths):
+        return False
+    inside = [p for p in paths for r in roots if p == r or p.startswith(r.rstrip("/") + "/")]
+    return bool(paths) and not inside
+
+
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -173,7 +189,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         return -1.0, -1.0
     change_asked = asks_to_change(clause.text)
     # A file for a tool that works on folders counts against it as much as fitting values for.
-    wrong_path = other_kind_of_path(tool, clause)
+    wrong_path = candidate.outside or other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
     # A folder for a tool named for folders counts as much; a page pointed at and not given
     # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
