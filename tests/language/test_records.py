@@ -168,6 +168,7 @@ def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
     assert servers("does anyone here like hiking") == {"memory"}
     assert servers("what is the capital of France?") == set()
     assert servers("read /srv/peanuts.txt") == set()  # a path's words are no words of the clause
+    assert servers("Who is allergic to the pollen of Peanut Valley?") == set()  # names a place
     found = said_in(clause_of(0, "search for a peanut allergy", TODAY), about)
     assert [(w.value, w.start) for w in found] == [("peanut", 13)]
     # A clause naming what a server holds is placed by that name, not by its other words.

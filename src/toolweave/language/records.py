@@ -98,9 +98,11 @@ def servers_about(clause: Clause, words: Mapping[str, Collection[str]]) -> set[s
 
 
 def said_in(clause: Clause, words: Mapping[str, Collection[str]]) -> list[Quoted]:
-    """Where a clause that names nothing the servers hold (`clause.held`) says a word some
-    server's records say (catalog/contents.py), by its stem, as the clause writes it."""
-    if clause.held:
+    """Where a clause that names nothing (nothing the servers hold, `clause.held`, nor anything
+    else: "who was the engineer of the Eiffel Tower?" asks about the tower, not the records
+    that say "engineer") says a word some server's records say (catalog/contents.py), by its
+    stem, as the clause writes it."""
+    if clause.held or names_in(clause):
         return []
     found = _content_words(clause)
     return [w for w in found if any(stem(w.value) in held for held in words.values())]
