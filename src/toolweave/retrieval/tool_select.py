@@ -218,8 +218,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     if action:
         evidence += ACTION_WEIGHT
     elif not changes and change_asked:
-        # "write hello to a.txt" is no reading of a.txt, "insert a row into the users table" no
-        # description of it; "add 17 and 25" may be a sum.
-        evidence -= ACTION_WEIGHT if _computes(tool) else VALUE_WEIGHT
+        # "write hello to a.txt" is no reading of a.txt; a thing the server holds that a change
+        # names ("insert a row into the users table") is not described instead ("add 17 and 25"
+        # may be a sum; Seal-Tools' unannotated tools lost an item to a larger penalty for all).
+        held = candidate.holds and not _computes(tool)
+        evidence -= VALUE_WEIGHT if held else ACTION_WEIGHT
     gate = candidate.score + evidence - RANK_PENALTY * rank
     return gate + nouns, gate
