@@ -347,13 +347,13 @@ class Engine:
         """Each clause's best usable tools (`candidates`): the one ranking every stage uses."""
         await self._sync_ready()
         async with self._index_lock:
-            held, about = self.contents.held(), self.contents.about()
-            fields = self.contents.fields_of()
+            contents = self.contents
+            held, about, roots = contents.held(), contents.about(), contents.roots_of()
+            fields = contents.fields_of()
             for clause in clauses:  # what the servers hold that it names: values of its own
                 clause.held = held_in(clause, held)
                 clause.about = said_in(clause, about)  # when it names nothing held
                 clause.fields = {h.value: fields[h.value] for h in clause.held if h.value in fields}
-            roots = self.contents.roots_of()
             return await rank_tools(
                 self.retriever, self.candidates(), clauses, k=k, held=held, about=about, roots=roots
             )

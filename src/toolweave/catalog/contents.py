@@ -26,13 +26,13 @@ from types import MappingProxyType
 
 from toolweave.catalog.connections import ServerPool
 from toolweave.language.questions import stem
+from toolweave.language.records import CONTENT_WORD
 from toolweave.secrets import mask_secrets
 from toolweave.types import ToolSpec
 
 FILE = "contents.json"
 MAX_NAMES = 500  # per server: a question names a few; a huge table listing is cut, not stored
 MAX_WORDS = 2_000  # per server, the same
-_WORDS = re.compile(r"[a-z]{6,}")  # as language.records matches them
 MAX_DESCRIBED = 20  # things described per server: a database's tables, not a graph's people
 _DESCRIBES = re.compile(r"\b(?:schema|metadata)\b", re.IGNORECASE)
 SAMPLE_TIMEOUT_S = 10.0
@@ -98,7 +98,7 @@ def words_in_result(
     while stack:  # not recursive: any depth the decoder took
         value = stack.pop()
         if isinstance(value, str) and value not in names and mask_secrets(value, secrets) == value:
-            words.update(dict.fromkeys(stem(w) for w in _WORDS.findall(value.lower())))
+            words.update(dict.fromkeys(stem(w) for w in CONTENT_WORD.findall(value)))
         elif isinstance(value, dict):
             stack.extend(reversed(value.values()))
         elif isinstance(value, list):
@@ -167,7 +167,7 @@ class Contents:
             self.words[server] = frozenset(list(dict.fromkeys(words[server]))[:MAX_WORDS])
         describing = [t for t in tools if t.server in found and describes_one(t)]
         await self._describe(pool, describing, secrets)
-        if found or any(t.server in self.roots for t in listing):
+        if any(text is not None for text in outcomes):
             self._save()
 
     async def _describe(
@@ -194,8 +194,7 @@ class Contents:
         temporary = self.path.with_suffix(".tmp")
         try:
             words = {k: sorted(v) for k, v in self.words.items()}
-            kept = {"names": self.names, "words": words, "fields": self.fields}
-            kept["roots"] = self.roots
+            kept = {"names": self.names, "words": words, "fields": self.fields, "roots": self.roots}
             temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)

@@ -84,9 +84,10 @@ def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]
     return {server for server, names in held.items() if _spans(clause.text, names, singular=True)}
 
 
-# A clause's words that may say what a record is about: six letters or more, as shorter words
-# ("like", "work", "over") are said of everything; and not these.
-_CONTENT_WORD = re.compile(r"[A-Za-z]{6,}")
+# The words that may say what a record is about, in a clause and in the records themselves
+# (catalog/contents.py): six letters or more, as shorter words ("like", "work", "over") are
+# said of everything; of a clause's, not these.
+CONTENT_WORD = re.compile(r"[A-Za-z]{6,}")
 _PLAIN = {stem(w) for w in "anyone anything someone something everyone everything".split()}
 
 
@@ -111,7 +112,7 @@ def said_in(clause: Clause, words: Mapping[str, Collection[str]]) -> list[Quoted
 def _content_words(clause: Clause) -> list[Quoted]:
     return [
         Quoted(start=m.start(), end=m.end(), value=m.group())
-        for m in _CONTENT_WORD.finditer(without_values(clause))
+        for m in CONTENT_WORD.finditer(without_values(clause))
         if stem(m.group()) not in _PLAIN
     ]
 
