@@ -41,7 +41,7 @@ from toolweave.index.build import Progress as IndexProgress
 from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.parameters import changes_things
-from toolweave.language.records import held_in, said_in
+from toolweave.language.records import held_in, said_in, tables_by_field
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
@@ -352,6 +352,8 @@ class Engine:
             fields = contents.fields_of()
             for clause in clauses:  # what the servers hold that it names: values of its own
                 clause.held = held_in(clause, held)
+                named = {h.value for h in clause.held}
+                clause.held += [t for t in tables_by_field(clause, fields) if t.value not in named]
                 clause.about = said_in(clause, about)  # when it names nothing held
                 clause.fields = {h.value: fields[h.value] for h in clause.held if h.value in fields}
             return await rank_tools(

@@ -92,6 +92,49 @@ async def test_asking_writes_the_quoted_text_to_the_quoted_path(settings: Settin
     assert insert.unrequested == [] and insert.invented == []
 
 
+GONE = """
+tasks:
+  - id: relation-gone
+    split: dev
+    kind: write
+    asks: ["Bob no longer knows Bob"]
+    calls:
+      - tool: memory.create_relations
+        arguments: {relations: [{from: Bob, to: Bob, relationType: knows}]}
+    effects: [{relation: [Bob, knows, Bob], absent: true}]
+  - id: branch-checked-out
+    split: dev
+    kind: write
+    asks: ["switch {repo} to a new branch side"]
+    calls:
+      - tool: git.git_create_branch
+        arguments: {repo_path: "{repo}", branch_name: side}
+      - tool: git.git_checkout
+        arguments: {repo_path: "{repo}", branch_name: side}
+    effects: [{git: branch, name: side}, {git: head, name: side}]
+  - id: branch-not-checked-out
+    split: dev
+    kind: write
+    asks: ["make a new branch side in {repo}"]
+    calls:
+      - tool: git.git_create_branch
+        arguments: {repo_path: "{repo}", branch_name: side}
+    effects: [{git: branch, name: side}, {git: head, name: side}]
+"""
+
+
+async def test_a_relation_said_gone_and_the_branch_checked_out_are_checked(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Made by the expected calls: a relation created where one must be gone fails; a branch
+    made and checked out passes, one only made does not."""
+    _, results = await run_servers_eval(settings, ["dev"], gold=True, data=suite(tmp_path, GONE))
+    gone, switched, made = results
+    assert not gone.success and any("effect missing" in p for p in gone.problems)
+    assert switched.success, switched.problems
+    assert not made.success and made.problems == ["effect missing: {'git': 'head', 'name': 'side'}"]
+
+
 HELD = """
 tasks:
   - id: memory-read

@@ -333,3 +333,63 @@ def test_a_query_matched_against_names_takes_the_name_the_clause_gives() -> None
     assert extract_arguments(matching, clause).arguments == {"query": clause.text}
     clause.about = [Quoted(start=19, end=26, value="peanuts")]
     assert extract_arguments(matching, clause).arguments == {"query": "peanuts"}
+
+
+MOVE = {
+    "properties": {"source": {"type": "string"}, "destination": {"type": "string"}},
+    "required": ["source", "destination"],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("move /data/log.txt into /data/archive", "/data/archive/log.txt"),
+        ("move /data/log.txt to the /data/archive folder", "/data/archive/log.txt"),
+        ("put log.txt from /data in the folder /data/archive", "/data/archive/log.txt"),
+        ("move /data/log.txt to /data/old.txt", "/data/old.txt"),
+        ("rename /data/log.txt to old.txt", "/data/old.txt"),
+    ],
+)
+def test_a_file_moved_into_a_folder_keeps_its_name(text: str, destination: str) -> None:
+    assert bound(MOVE, text)["destination"] == destination
+
+
+FIND = {
+    "properties": {"path": {"type": "string"}, "pattern": {"type": "string"}},
+    "required": ["path", "pattern"],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("list *.md in /docs", "*.md"),
+        ("find the json files in /docs", "*.json"),
+        ("which files under /docs end in .yaml? check subfolders too", "**/*.yaml"),
+        ("look for .py files anywhere in /docs", "**/*.py"),
+    ],
+)
+def test_a_file_pattern_is_copied_or_made_from_the_kind_of_file_said(
+    text: str, pattern: str
+) -> None:
+    assert bound(FIND, text) == {"path": "/docs", "pattern": pattern}
+
+
+def test_a_pattern_described_as_a_regular_expression_takes_no_glob() -> None:
+    regex = {"type": "string", "description": "A regular expression to match lines"}
+    schema = {"properties": {"pattern": regex}, "required": ["pattern"]}
+    assert bound(schema, "find the json files in /docs").get("pattern") != "*.json"
+
+
+def test_a_count_flag_as_a_command_line_writes_it() -> None:
+    schema = {"properties": {"repo_path": {"type": "string"}, "max_count": {"type": "integer"}}}
+    assert bound(schema, "git log -n 4 in /src/app") == {"repo_path": "/src/app", "max_count": 4}
+
+
+def test_a_text_to_be_replaced_is_no_content_to_write() -> None:
+    schema = {
+        "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+        "required": ["path", "content"],
+    }
+    assert bound(schema, 'in /a/plan.txt, replace "draft" with "final"') == {"path": "/a/plan.txt"}

@@ -159,6 +159,47 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "read /srv/a.txt and find the word cat in it",
             ["read /srv/a.txt", "find the word cat in it"],
         ),
+        # "it", or the name again, after a change that names a branch is that branch.
+        (
+            "make a new branch release-2 in /r, then switch to it",
+            ["make a new branch release-2 in /r", "switch to branch release-2"],
+        ),
+        (
+            "create the branch release-2 and check out release-2",
+            ["create the branch release-2", "check out branch release-2"],
+        ),
+        # Two verbs of one question share its object; a sentence saying "too" goes on the one
+        # before; a table alone says where the request after it acts.
+        ("how do I read and write files?", ["how do I read and write files?"]),
+        (
+            "which logs are in /var/app? check subfolders as well",
+            ["which logs are in /var/app; check subfolders as well"],
+        ),
+        (
+            "in the rooms table, delete the row with id 3",
+            ["in the rooms table, delete the row with id 3"],
+        ),
+        # A second request that shares the first one's verb, each saying where or what.
+        (
+            "git status for /srv/repo and the contents of /srv/a.txt",
+            ["git status for /srv/repo", "the contents of /srv/a.txt"],
+        ),
+        (
+            "list the tables in the database and the files in /srv",
+            ["list the tables in the database", "list the files in /srv"],
+        ),
+        (
+            "what's the weather in Oslo and the time in Lima?",
+            ["what's the weather in Oslo", "what's the time in Lima?"],
+        ),
+        (
+            "show me the menu and the prices at http://x.org/p",
+            ["show me the menu and the prices at http://x.org/p"],
+        ),
+        (
+            "Who is the head of Acme and the mayor of Lyon?",
+            ["Who is the head of Acme and the mayor of Lyon?"],
+        ),
         # Connectives and thanks are no requests.
         (
             "Get the delivery time. In addition, update the shipment. Thank you!",

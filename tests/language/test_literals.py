@@ -138,6 +138,7 @@ def test_a_clause_that_asks_for_a_change() -> None:
     # A fact, then what to do with it; a verb of two words.
     assert asks_to_change("Carol works at Initech now, add that to the graph")
     assert asks_to_change("Bob got over his peanut allergy, take that out of memory")
+    assert asks_to_change("Ines Moreau is a pilot, add her to memory")
     assert not asks_to_change("Bob got over his peanut allergy, what's that in memory?")
     # "new ..." opening a request asks to add it; anywhere else it describes.
     assert asks_to_change("new row in users: name Frank") and not asks_to_change("new messages?")
@@ -151,6 +152,11 @@ def test_a_clause_that_asks_for_a_change() -> None:
     memo = ToolSpec(server="db", name="append_insight", description="Add an insight to the memo.")
     assert asks_for_action(memo, "add 445 to the memo") is True
     assert asks_for_action(memo, "sum 1 and 2, then add 445 to that") is False
+    # Commands as a terminal knows them; a branch checked out, a page only looked at.
+    assert asks_to_change("mkdir /srv/drafts") and asks_to_change("check it out")
+    assert asks_to_change("check out the branch v2") and asks_to_change("check out hotfix-3")
+    assert not asks_to_change("check out http://example.org/menu")
+    assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

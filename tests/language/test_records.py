@@ -14,6 +14,7 @@ from toolweave.language.records import (
     servers_about,
     servers_named,
     servers_placed,
+    tables_by_field,
     unnamed_reference,
 )
 
@@ -121,6 +122,19 @@ def test_a_server_is_named_by_a_whole_name_it_holds() -> None:
     assert named("what is the id of this?") == set()
 
 
+def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> None:
+    fields = {"staff": ["id", "name", "phone", "town"], "rooms": ["id", "floor"]}
+    clause = clause_of(0, "what's Ines Moreau's phone number?", TODAY)
+    assert [(t.value, clause.text[t.start : t.end]) for t in tables_by_field(clause, fields)] == [
+        ("staff", "phone")
+    ]
+    clause.held = tables_by_field(clause, fields)
+    assert servers_named(clause, {"db": ["staff", "rooms"], "memory": ["Ines"]}) == {"db"}
+    # Nobody named, or a field every table has: no table.
+    assert tables_by_field(clause_of(0, "what is a phone number?", TODAY), fields) == []
+    assert tables_by_field(clause_of(0, "what's Ines Moreau's name?", TODAY), fields) == []
+
+
 def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     def pointing(*texts: str) -> str:
         return unnamed_reference([clause_of(i, text, TODAY) for i, text in enumerate(texts)])
@@ -175,3 +189,25 @@ def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
     clause = clause_of(0, "look up alice martin's email in the users table", TODAY)
     clause.held = held_in(clause, {"db": ["users"]})
     assert said_in(clause, {"memory": frozenset({"alic"})}) == []
+
+
+def test_a_relation_to_remove_is_the_relation_said_not_its_two_ends() -> None:
+    removal = {"relations": RELATIONS["relations"], "entityNames": STRINGS}
+    relation = [{"from": "Dana", "to": "Orbit Labs", "relationType": "manages"}]
+    for text in (
+        "Dana no longer manages Orbit Labs, delete that",
+        "forget that Dana manages Orbit Labs",
+        "remove the relation 'Dana manages Orbit Labs' from the graph",
+    ):
+        assert made(removal, text) == {"relations": relation}
+    # Two names with nothing relating them are two things.
+    assert made(removal, "delete Dana and Orbit Labs") == {"entityNames": ["Dana", "Orbit Labs"]}
+
+
+def test_a_name_quoted_whole_and_what_someone_is() -> None:
+    ines = [{"name": "Ines Moreau", "entityType": "person", "observations": ["is a pilot"]}]
+    for text in (
+        'add a person called "Ines Moreau" to memory; she is a pilot',
+        "remember Ines Moreau: a person who is a pilot",
+    ):
+        assert made(ENTITIES, text) == {"entities": ines}

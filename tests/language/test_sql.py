@@ -55,6 +55,18 @@ def test_aggregates_over_a_named_column(db: sqlite3.Connection) -> None:
     assert made("the average age of staffs in the staffs table") == "SELECT * FROM staffs"
 
 
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("which rows of the staff table have a salary over 20?", "salary > 20"),
+        ("staff whose salary is less than 12.5 in the staff table", "salary < 12.5"),
+        ("list the staff table rows with a salary of at least 15", "salary >= 15"),
+    ],
+)
+def test_a_column_compared_with_a_number(text: str, where: str) -> None:
+    assert made(text) == f"SELECT * FROM staff WHERE {where}"
+
+
 def test_an_insert_copies_each_value_exactly(db: sqlite3.Connection) -> None:
     sql = made("put a row into the staff table: name Dara O'Hara, town Cork, salary 12.25")
     assert sql is not None
@@ -63,6 +75,10 @@ def test_an_insert_copies_each_value_exactly(db: sqlite3.Connection) -> None:
     assert row == ("Dara O'Hara", "Cork", 12.25)
     assert made("new row in staff - name: Eve Ng, email: eve.ng@example.org") == (
         "INSERT INTO staff (name, email) VALUES ('Eve Ng', 'eve.ng@example.org')"
+    )
+    # A value of several words runs to the next comma or "and"; "with" opens the list too.
+    assert made("add a row to the staff table with name Lu, town Ban hoi and salary 3") == (
+        "INSERT INTO staff (name, town, salary) VALUES ('Lu', 'Ban hoi', 3)"
     )
 
 
@@ -74,6 +90,8 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     assert made("remove the row with town Graz from the staff table") == (
         "DELETE FROM staff WHERE town = 'Graz'"
     )
+    # A row by the table's own word for one: "room 12" in the rooms table.
+    assert made("drop room 12 from the rooms table") == "DELETE FROM rooms WHERE id = 12"
     sql = made("make a table named rooms with columns id (integer primary key) and floor (int)")
     assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INT)"
     db.execute(sql)
@@ -152,6 +170,23 @@ def test_an_insert_by_the_tables_known_columns(db: sqlite3.Connection) -> None:
     assert made_with("insert Fay Berg (fay@example.org) from Oslo into staff", Known()) is None
     two_places = Known(columns={"staff": ["id", "name", "city", "country"]}, values=given[1:])
     assert made_with("insert Fay Berg from Oslo into staff", two_places) is None
+
+
+def test_a_read_of_someone_named_by_the_column_their_kind_of_value_goes_to() -> None:
+    columns = {"staff": ["id", "name", "town", "salary"]}
+    named = Known(held=["staff"], columns=columns, values=[("name", "Fay Berg")])
+    assert made_with("what's Fay Berg's salary?", named) == (
+        "SELECT * FROM staff WHERE name = 'Fay Berg'"
+    )
+    placed = Known(held=["staff"], columns=columns, values=[("place", "Oslo")])
+    assert made_with("how many staff work in Oslo?", placed) == (
+        "SELECT COUNT(*) FROM staff WHERE town = 'Oslo'"
+    )
+    # Two values, or none with a column of their kind: no condition is guessed.
+    two = Known(held=["staff"], columns=columns, values=[("name", "Fay Berg"), ("place", "Oslo")])
+    assert made_with("is Fay Berg in Oslo?", two) == "SELECT * FROM staff"
+    email = Known(held=["staff"], columns=columns, values=[("email", "f@b.org")])
+    assert made_with("who has f@b.org?", email) == "SELECT * FROM staff"
 
 
 def made_with(text: str, known: Known) -> str | None:

@@ -131,6 +131,12 @@ def test_the_place_of_a_role() -> None:
         ('replace the word "foo" with "bar" in /a/b.txt', [("foo", "bar")]),
         ("In a.txt, change hello to goodbye.", [("hello", "goodbye")]),
         ("what changed in the repo?", []),
+        # A word inside a quote is the quote's: "for" there ends nothing.
+        (
+            'in /a/plan.txt, replace "waiting for the logo" with "logo received"',
+            [("waiting for the logo", "logo received")],
+        ),
+        ('set the status in /a/plan.txt from "draft" to "final"', [("draft", "final")]),
     ],
 )
 def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
@@ -170,3 +176,24 @@ def test_braces_nested_past_any_json_a_request_writes_are_no_object() -> None:
     """'{"a": ' repeated had raised RecursionError out of the JSON decoder."""
     assert set(ex.quoted('{"a": ' * 5000)) == {"a"}  # its strings, no object
     assert ex.quoted('{"a": ' * 5000 + '{"b": 1}')[-1] == '{"b": 1}'
+
+
+def test_a_file_named_as_what_to_put_is_no_text() -> None:
+    assert ex.said_in("put draft.md from /srv in the folder /srv/old") == []
+    assert ex.said_in("put draft.md in the folder /srv/old") == []
+    assert [q.value for q in ex.said_in("note in the insights memo that sales doubled")] == [
+        "sales doubled"
+    ]
+    assert [q.value for q in ex.said_in("record this insight: churn is falling")] == [
+        "churn is falling"
+    ]
+
+
+def test_a_folder_called_by_name_in_another_is_its_path_there() -> None:
+    found = ex.locators_in("make a folder named backups inside /data")
+    assert [x.joined for x in found] == ["/data/backups", "/data"]
+
+
+def test_a_thing_placed_somewhere_is_no_text() -> None:
+    assert ex.said_in("add a row to the rooms table with floor 3") == []
+    assert [q.value for q in ex.said_in("add buy eggs to /a/todo.md")] == ["buy eggs"]

@@ -360,11 +360,12 @@ def _check(sandbox: Sandbox, effect: dict[str, Any]) -> bool:
         )
     if "relation" in effect:
         source, kind, target = effect["relation"]
-        return any(
+        present = any(
             (r.get("from"), r.get("relationType"), r.get("to")) == (source, kind, target)
             for r in sandbox.graph()
             if r.get("type") == "relation"
         )
+        return present != bool(effect.get("absent"))
     if "git" in effect:
         return _git_holds(sandbox, effect)
     raise InputError(f"unknown effect {effect}")
@@ -383,6 +384,8 @@ def _git_holds(sandbox: Sandbox, effect: dict[str, Any]) -> bool:
         return set(effect["paths"]) <= staged
     if effect["git"] == "commit":
         return sandbox.head_message() == effect["message"]
+    if effect["git"] == "head":
+        return state["git:HEAD"] == effect["name"]
     raise InputError(f"unknown git effect {effect}")
 
 
@@ -409,6 +412,8 @@ def _claims(sandbox: Sandbox, effect: dict[str, Any]) -> set[str]:
         return {"git:staged", "git:worktree"}
     if kind == "commit":
         return {"git:staged", "git:worktree", "git:branch:main"}
+    if kind == "head":
+        return {"git:HEAD"}
     return set()
 
 

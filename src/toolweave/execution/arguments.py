@@ -24,6 +24,7 @@ from toolweave.language.parameters import (
     json_type,
     may_be_written,
     names_a_thing,
+    options,
     param_kind,
     takes_sql,
 )
@@ -193,8 +194,11 @@ def _place_said(clause: Clause) -> bool:
 
 
 def _parrots(value: Any, prop: dict[str, Any]) -> bool:
-    """A small model's answer that repeats the parameter's description instead of filling it."""
+    """A small model's answer that repeats the parameter's description instead of filling it
+    (one of the options it lists is an answer: "'local', 'remote' or 'all'")."""
     text = str(value or "").strip(" .;").lower()
+    if value in options(prop):
+        return False
     return bool(text) and text in str(prop.get("description", "")).lower()
 
 

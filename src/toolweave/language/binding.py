@@ -68,12 +68,19 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     """Fill what the clause's values give, parameter by parameter, in schema order."""
     values, text = values_of(clause), clause.text
     filled = Filled()
+    quotes = {q.start for q in values.quoted}
+    # "replace "A" with "B"": both are an edit's, no file's whole content
+    replaced = {x.start for pair in replacements(text) if pair[0].start in quotes for x in pair}
     pools: dict[str, list[Found]] = {
         "timezone": _zones_source_first(values),
         "date": [(d.iso, _span(d)) for d in values.dates],
         "time": [(t.hhmm, _span(t)) for t in values.times],
         # A quoted path or URL is a locator; the other quoted strings are text to pass on.
-        "quoted": [(q.value, _span(q)) for q in values.quoted if not _is_locator(q, values)],
+        "quoted": [
+            (q.value, _span(q))
+            for q in values.quoted
+            if not _is_locator(q, values) and q.start not in replaced
+        ],
         "place": [(p.name, _span(p)) for p in values.places],
         "said": [(q.value, _span(q)) for q in values.said],
     }
@@ -147,6 +154,7 @@ _MATCHED = re.compile(r"\bmatch(?:es|ed)?\s+(?:against|on)\b", re.IGNORECASE)
 # or first: "the last 3 commits", "the 3 most recent".
 _LIMITS = {"max", "limit", "count", "top", "num", "number"}
 _NEWEST = {"last", "latest", "most", "recent", "newest", "first", "top"}
+_COUNT_FLAG = re.compile(r"(?:^|\s)(?:-n|--max-count)[\s=]*$")
 
 
 def _words(text: str) -> list[str]:
@@ -172,7 +180,8 @@ def _counts_in_context(
             named = _stems(readable_name(name))
             words = named | _stems(prop.get("description", ""))
             scores[name] = 2 * bool(after & words) + (2 if before & named else bool(before & words))
-            if named & _LIMITS and (before | after) & _NEWEST:
+            flag = _COUNT_FLAG.search(text[: number.start])  # "git log -n 3"
+            if named & _LIMITS and ((before | after) & _NEWEST or flag):
                 scores[name] = max(scores[name], 2)  # "the last 3 commits" and max_count
         best = max(scores, key=lambda n: scores[n], default=None)
         if best is None or scores[best] < 1 or (kinds[best] == "percent") != number.percent:
@@ -303,7 +312,7 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     for name in sorted(files, key=lambda n: place_role(n) == "destination", reverse=True):
         if chosen := _file_for(name, paths, text):
             bound[name] = _taken(paths, chosen, join)
-    _beside_its_source(bound, files)
+    _beside_its_source(bound, files, text)
     for name in [n for n, k in kinds.items() if k == "paths"]:
         if paths:
             bound[name] = ([x.joined if join else x.value for x in paths], None)
@@ -311,18 +320,34 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     return bound
 
 
-def _beside_its_source(bound: dict[str, Found], files: list[str]) -> None:
+def _beside_its_source(bound: dict[str, Found], files: list[str], text: str) -> None:
     """ "Rename todo.md in /srv to old.md": a destination named without a folder goes in the
-    source's folder, where the user sees it, not in the server's working directory."""
+    source's folder, where the user sees it, not in the server's working directory. "Move
+    /srv/a.txt into /srv/old": a destination said to be a folder keeps the source's name."""
     roles = {place_role(n): n for n in files if n in bound}
     source, destination = roles.get("origin"), roles.get("destination")
     if source is None or destination is None:
         return
     (origin, _), (target, span) = bound[source], bound[destination]
-    if isinstance(origin, str) and isinstance(target, str) and "/" not in target:
-        folder = origin.rpartition("/")[0]
-        if folder:
-            bound[destination] = (f"{folder}/{target}", span)
+    if not isinstance(origin, str) or not isinstance(target, str):
+        return
+    folder, _, name = origin.rpartition("/")
+    if "/" not in target and folder:
+        bound[destination] = (f"{folder}/{target}", span)
+    elif span and _FILE_NAME.search(name) and _said_a_folder(text, span):
+        bound[destination] = (f"{target.rstrip('/')}/{name}", span)
+
+
+_INTO_FOLDER = re.compile(r"(?:\binto|\b(?:in|to)\s+(?:the\s+)?(?:folder|directory))\s*[\"'“‘]?$")
+
+
+def _said_a_folder(text: str, span: Span) -> bool:
+    """Whether the path at `span` is said to be a folder: "into /srv/old", "to the folder
+    /srv/old", "to the /srv/old folder"; one with an extension never is."""
+    path = text[span.start : span.end]
+    if _FILE_NAME.search(path):
+        return False
+    return bool(_INTO_FOLDER.search(text[: span.start]) or _FOLDER_AFTER.match(text[span.end :]))
 
 
 def _names_folder(name: str) -> bool:
@@ -406,6 +431,8 @@ def _extract_one(
         return values.expression, None
     if kind == "revision":
         return _revision(clause, of_a_file=readable_name(name) == "revision")
+    if kind == "glob":
+        return _glob(clause.text)
     if kind in ("query", "string") and pools["quoted"]:
         return pools["quoted"].pop(0)
     return None, None
@@ -435,6 +462,31 @@ def _revision(clause: Clause, *, of_a_file: bool) -> Found:
     if of_a_file and ":" not in found and len(inside) == 1 and "://" not in inside[0].value:
         return f"{found}:{inside[0].value}", span
     return found, span
+
+
+# A glob as written ("*.csv", "**/*.md"), else the kind of file said by its extension (".csv
+# files", "csv files", "files ending in .csv"), anywhere below the folder when the clause says so.
+_GLOB = re.compile(r"(?<![^\s\"'“‘(])[\w./\[\]{}-]*\*[\w*?./\[\]{}-]*")
+_EXTENSION = re.compile(
+    r"(?<![\w/])\.(?P<dotted>[A-Za-z0-9]{1,5})\b(?!\.)|\b(?P<word>csv|txt|md|json|py|js|ts|html?|"
+    r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files\b",
+    re.IGNORECASE,
+)
+_BELOW = re.compile(r"\b(?:anywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b", re.I)
+
+
+def _glob(text: str) -> Found:
+    said = _GLOB.search(text) or _EXTENSION.search(text)
+    if not said:
+        return None, None
+    pattern = said.group() if said.re is _GLOB else f"*.{(said['dotted'] or said['word']).lower()}"
+    return (f"**/{pattern}" if _BELOW.search(text) and "/" not in pattern else pattern), _span_of(
+        said
+    )
+
+
+def _span_of(match: re.Match[str]) -> Span:
+    return Span(start=match.start(), end=match.end())
 
 
 def _enum_value(choices: list[Any], text: str) -> Found:
@@ -510,11 +562,13 @@ def value_sets(
 _FILE_NAME = re.compile(r"[^/.]\.[A-Za-z0-9]{1,5}$")
 _FOLDER_SAID = re.compile(
     r"(?:\b(?:folder|directory|dir)\s+(?:in\s+|inside\s+|under\s+)?"
-    r"|\bfiles?\s+(?:are\s+|is\s+)?(?:in|inside|under)\s+|\b(?:which|what)\s+files\s+)"
+    r"|\bfiles?\s+(?:(?:are|is|there|anywhere)\s+){0,2}(?:in|inside|under)\s+"
+    r"|\b(?:which|what)\s+files\s+)"
     r"(?:the\s+)?$",
     re.IGNORECASE,
 )
-_FOLDER_AFTER = re.compile(r"\s+(?:folder|directory)\b", re.IGNORECASE)  # "a drafts folder"
+# "a drafts folder", "/srv and its subfolders"
+_FOLDER_AFTER = re.compile(r"\s+(?:folder|directory|and\s+(?:its|all)\s+sub)", re.IGNORECASE)
 
 
 def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
@@ -539,6 +593,8 @@ def folder_for_folders(tool: ToolSpec, clause: Clause) -> bool:
     contents of the /srv/projects directory" and list_directory, not git_show."""
     paths = [x for x in values_of(clause).locators if x.kind == "path"]
     named = set(readable_name(tool.name).split())
+    if _glob(clause.text)[0]:  # "the csv files anywhere in /srv": a search in the folder
+        return False
     return bool(paths) and bool(named & FOLDER_WORDS) and _called_folders(clause, paths)
 
 
@@ -616,7 +672,9 @@ def _given(clause: Clause) -> list[Span]:
     servers hold that it names; with none of those, the words what they hold says ("peanuts")."""
     values = values_of(clause)
     named = [*names_in(clause), *clause.held]
-    found = {x.start: x for x in [*values.counted(), *values.places, *named]}
+    _, pattern = _glob(clause.text)  # "the csv files in /srv": a kind of file to search for
+    patterns = [pattern] if pattern else []
+    found = {x.start: x for x in [*values.counted(), *values.places, *named, *patterns]}
     return list(found.values() or {x.start: x for x in clause.about}.values())
 
 

@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.cues import asks_to_change, states_first
 from toolweave.language.text import OPENERS, sentences
-from toolweave.language.values import locators_in, named_places
+from toolweave.language.values import locators_in, named_places, numbers
 
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
@@ -37,10 +37,11 @@ _CONNECTIVE = re.compile(
     re.IGNORECASE,
 )
 # "Once the message is created, send ...": the condition belongs to the request after it, as
-# does a place alone ("in /srv/repo, stage app.py and commit ...").
+# does a place alone ("in /srv/repo, stage app.py and commit ...", "in the orders table, ...").
 _CONDITION = re.compile(
     r"^(?:once|after|before|when|whenever|if|as soon as|while)\b"
-    r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$",
+    r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$"
+    r"|^(?:in|from)\s+(?:the\s+)?[\w-]+\s+table$",
     re.I,
 )
 # "there" pointing back at a place: at the end of the clause or before a time word, so that
@@ -60,7 +61,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     )
     for sentence in pieces:
         condition = ""
-        for piece in _pieces(sentence):
+        for piece in [part for cut in _pieces(sentence) for part in _shared_verb(cut)]:
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!")):
                 continue
@@ -74,7 +75,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     if not clauses and question.strip():
         clauses = [question.strip()]
     named = _places(earlier)
-    return _carry_folders(_carry_places(clauses, named[-1] if named else None))
+    return _carry_names(_carry_folders(_carry_places(clauses, named[-1] if named else None)))
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -93,6 +94,9 @@ _GOES_ON = re.compile(
 )
 
 
+_TOO = re.compile(r"^[^?]{3,60}\s(?:too|as\s+well)\W*$", re.IGNORECASE)
+
+
 def _with_context(pieces: list[str]) -> list[str]:
     """Each stating sentence joined to the sentence after it; a sentence that goes on
     describing a change, or only a note in brackets, to the sentence before."""
@@ -100,6 +104,9 @@ def _with_context(pieces: list[str]) -> list[str]:
     for piece in pieces:
         if joined and _STATEMENT.match(joined[-1].strip()):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
+        elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
+            # "Which .csv files are in /srv? Look in subfolders too": how to do the same.
+            joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.')}; {piece.strip()}"
         elif joined and re.fullmatch(r"\([^()]*\)[.!?]?", piece.strip()):
@@ -127,11 +134,57 @@ def _pieces(sentence: str) -> list[str]:
         before, after = sentence[start : match.start()], sentence[match.end() :]
         if match.group("list") and _ends_list(before, after):
             continue
+        if _SHARED_OBJECT.search(before) and _ASKS.match(sentence):
+            continue  # "where may I read and write files?": two verbs of one question
         if match.group().strip() == "," and states_first(f"{before}, {after}") and _states(before):
             continue
         pieces.append(sentence[start : match.start()])
         start = match.end()
     return [*pieces, sentence[start:]]
+
+
+# "git status for /srv/repo and the contents of /srv/a.txt", "the sum of 7 and 8 and the time
+# in Dubai": a second request that shares the first one's verb, each with a value of its own.
+_AND_THE = re.compile(
+    r"\s+and\s+(?=(?:the|my)\s+(?:[\w-]+\s+){0,3}?(?:in|of|for|at|from|on)\s)", re.IGNORECASE
+)
+_VERB = re.compile(rf"^\s*(?:please\s+)?((?:{OPENERS})\b(?:\s+me)?)\s", re.IGNORECASE)
+_ASKING = {
+    "what",
+    "whats",
+    "what's",
+    "how",
+    "who",
+    "whom",
+    "whose",
+    "when",
+    "where",
+    "which",
+    "why",
+}
+_ASKING |= {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would"}
+_TABLE = re.compile(r"\b[\w-]+\s+table\b", re.IGNORECASE)
+
+
+def _shared_verb(piece: str) -> list[str]:
+    """The piece as its requests: one, or two that share the verb of the first."""
+    for match in _AND_THE.finditer(piece):
+        before, after = piece[: match.start()], piece[match.end() :]
+        verb = _VERB.match(before)
+        # "list the tables in the database and the files in /srv": a request that says where
+        bids = verb is not None and verb[1].split()[0].lower() not in _ASKING
+        where = bids and re.search(r"\b(?:in|of|for|at|from|on)\s+\S", before) is not None
+        if (where or _valued(before)) and (locators_in(after) or named_places(after)):
+            return [before, f"{verb[1]} {after}" if verb else after]
+    return [piece]
+
+
+def _valued(text: str) -> bool:
+    return bool(locators_in(text) or named_places(text) or numbers(text) or _TABLE.search(text))
+
+
+_SHARED_OBJECT = re.compile(rf"\b(?:{OPENERS})$", re.IGNORECASE)
+_ASKS = re.compile(r"^\W*(?:what|which|where|who|how|when|why|can|may|am|is|are|do|does)\b", re.I)
 
 
 def _ends_list(before: str, after: str) -> bool:
@@ -182,6 +235,37 @@ def _carry_folders(clauses: list[str]) -> list[str]:
             continue
         carried.append(clause)
     return carried
+
+
+# What a change names ("a branch docs-fix", "a table called suppliers"), which a later change
+# may point back at ("... and switch to it", "then check out docs-fix").
+_NAMED = re.compile(
+    r"\b(?P<noun>branch|tag)\s+(?:called\s+|named\s+)?(?P<name>[\w.-]*[-_/.\d][\w./-]*\w)"
+    r"|\b(?:called|named)\s+(?P<called>[\w.-]+\w)"
+)
+
+
+def _carry_names(clauses: list[str]) -> list[str]:
+    """ "Create a branch docs-fix and switch to it": the second change switches to the branch
+    docs-fix."""
+    carried: list[str] = []
+    for clause in clauses:
+        named = _NAMED.search(carried[-1]) if carried and asks_to_change(carried[-1]) else None
+        if named and asks_to_change(clause):
+            clause = _name_again(clause, named)
+        carried.append(clause)
+    return carried
+
+
+def _name_again(clause: str, named: re.Match[str]) -> str:
+    """The clause with its one "it", or the name said without its kind, as what `named` names."""
+    name, noun = named["name"] or named["called"], named["noun"]
+    bare = rf"|(?<!{noun} ){re.escape(name)}\b" if noun else ""
+    found = list(re.finditer(rf"(?<!\bin )(?<!\binto )\bit\b{bare}", clause, re.IGNORECASE))
+    if len(found) != 1:
+        return clause
+    said = f"{noun} {name}" if noun else name
+    return f"{clause[: found[0].start()]}{said}{clause[found[0].end() :]}"
 
 
 def _changes_a_file(clause: str) -> bool:

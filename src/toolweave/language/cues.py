@@ -109,13 +109,14 @@ _ACTIONS = {
     "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace"},
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
     "update": {"update", "change", "modify", "edit", "set"},
-    "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"},
+    "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
+    | {"mkdir"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
     | {"save"},
     "insert": {"insert", "add", "append", "put"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
     "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
-    "move": {"move", "rename", "mv", "relocate"},
+    "move": {"move", "rename", "mv", "relocate", "put"},
     "rename": {"rename", "move"},
     "commit": {"commit"},
     "reset": {"reset", "unstage", "undo"},
@@ -160,6 +161,21 @@ _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent
 _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
+    (re.compile(r"\bstart\s+(?=(?:a|an)\s+new\b)", re.I), "create "),  # "start a new branch"
+    # "check it out", "check out docs-fix": a branch; "check out http://..." reads a page.
+    (
+        re.compile(
+            r"\bcheck\s+((?:the\s+)?(?:branch\s+)?[\w.-]*[-_.\d][\w./-]*|it|that)\s+out\b", re.I
+        ),
+        r"checkout \1",
+    ),
+    (
+        re.compile(
+            r"\bcheck\s+out\s+(?=(?:the\s+|a\s+|another\s+)?(?:new\s+|different\s+|other\s+)?branch\b|[\w.-]*[-_\d][\w-]*\W*$)",
+            re.I,
+        ),
+        "checkout ",
+    ),
     (re.compile(r"^(\W*)new\b(?=[^?]*$)", re.I), r"\1add new"),
 )
 
@@ -188,7 +204,8 @@ _PLACE_FIRST = re.compile(
 )
 # "Carol works at Initech now, add that to the graph": a fact, then what to do with it.
 _FACT_FIRST = re.compile(
-    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this)\b)", re.I
+    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this|him|her|them)\b)",
+    re.I,
 )
 
 # The words a request uses for what a tool that only reads does, by the verb in its name.
@@ -229,7 +246,7 @@ _NEGATED = re.compile(
 
 # Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
 # "anything uncommitted" (git_status).
-_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted"}}
+_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted"}, "staged": {"cached"}}
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:
@@ -254,7 +271,7 @@ def without_values(clause: Clause) -> str:
 _METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
     r"\b(?:metadata|size|sizes|bytes|how (?:big|large|old)|modified|created|creation|permissions?|"
-    r"owner|info|information|stat|when was|last (?:changed|edited|updated)|"
+    r"owner|info|information|stat|when was|last (?:changed|edited|updated)|modification|"
     r"schema|columns|structure|fields|describe)\b",
     re.IGNORECASE,
 )

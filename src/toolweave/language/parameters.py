@@ -84,6 +84,10 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "expression"
     if readable in REVISION_NAMES:
         return "revision"
+    if readable.split()[-1:] in (["pattern"], ["glob"]) and not re.search(
+        r"\bregex|regular", words
+    ):
+        return "glob"  # a file pattern ("*.csv"), unless a regular expression is described
     return "query" if name.lower() in QUERY_NAMES else "string"
 
 

@@ -11,7 +11,7 @@ which the clause does not give is not made: the step agent, then the user, says 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -48,7 +48,9 @@ def names_in(clause: Clause) -> list[Quoted]:
             value = first[1]  # "Open Mallory": Mallory
         if value.lower() not in _NOT_NAMES:
             found.append(Quoted(start=start, end=start + len(value), value=value))
-    quoted = [q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*", q.value)]
+    quoted = [
+        q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*", q.value)
+    ]
     return sorted(found + quoted, key=lambda name: name.start)
 
 
@@ -80,8 +82,14 @@ def unnamed_reference(clauses: list[Clause]) -> str:
 def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:
     """The servers holding something the clause names (catalog/contents.py): a held name written
     as a whole, in any case, and not as part of a longer name ("Bob" in "Bob's phone", not in
-    "Bob Chen"; "users" in "the users table", "orders" in "order 4": `held_in`)."""
-    return {server for server, names in held.items() if _spans(clause.text, names, singular=True)}
+    "Bob Chen"; "users" in "the users table", "orders" in "order 4": `held_in`), or a thing the
+    analysis found it names otherwise (`clause.held`: a table by its column, `tables_by_field`)."""
+    found = {h.value for h in clause.held}
+    return {
+        server
+        for server, names in held.items()
+        if _spans(clause.text, names, singular=True) or not found.isdisjoint(names)
+    }
 
 
 # The words that may say what a record is about, in a clause and in the records themselves
@@ -114,6 +122,25 @@ def _content_words(clause: Clause) -> list[Quoted]:
         Quoted(start=m.start(), end=m.end(), value=m.group())
         for m in CONTENT_WORD.finditer(without_values(clause))
         if stem(m.group()) not in _PLAIN
+    ]
+
+
+# Fields whose names say nothing of what a table holds: every table has them.
+_PLAIN_FIELDS = {"name", "title", "value", "type", "status", "created", "updated"}
+
+
+def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list[Quoted]:
+    """The tables a clause that names someone or something asks a field of, by the field's name
+    ("what's Carla Reyes's email?" and the `users` table, whose columns hold an email): where
+    the field is said, with the table as held."""
+    if not names_in(clause):
+        return []
+    return [
+        Quoted(start=said.start(), end=said.end(), value=table)
+        for table, names in fields.items()
+        for field in names
+        if len(field) >= 5 and field.lower() not in _PLAIN_FIELDS
+        if (said := re.search(rf"(?<![\w-]){re.escape(field)}(?![\w-])", clause.text, re.I))
     ]
 
 
@@ -176,33 +203,40 @@ def _named(text: str, name: str) -> int | None:
 def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[Any], Span]]:
     """Each list-of-records parameter whose record the clause gives whole, with its one record;
     a list of names ("entityNames") with the names the clause gives."""
-    names = names_in(clause)
+    names = names_in(clause) or _quoted_names(clause)
     if not names:
         return {}
     span = Span(start=names[0].start, end=names[-1].end)
+    related = _related(clause.text, names, _removing(clause))
     found: dict[str, tuple[list[Any], Span]] = {}
     for name, prop in properties.items():
         item = prop.get("items") or {}
         if json_type(prop) != "array":
             continue
         if json_type(item) == "string" and _words(name)[-1:] == ["names"]:
-            found[name] = (list(dict.fromkeys(n.value for n in names)), span)
-        elif json_type(item) == "object" and (record := _record(item, clause, names, name)):
+            if not related:  # "Bob works at Initech" names a relation, not two things
+                found[name] = (list(dict.fromkeys(n.value for n in names)), span)
+        elif json_type(item) == "object" and (
+            record := _record(item, clause, names, name, related)
+        ):
             found[name] = ([record], span)
     return found
 
 
 def _record(
-    item: dict[str, Any], clause: Clause, names: list[Quoted], listed: str
+    item: dict[str, Any],
+    clause: Clause,
+    names: list[Quoted],
+    listed: str,
+    related: tuple[tuple[Quoted, Quoted], str] | None,
 ) -> dict[str, Any] | None:
     fields = item.get("properties") or {}
     record: dict[str, Any] = {}
     ends = [f for f in fields if f.lower() in ("from", "to", "source", "target")]
     if len(ends) == 2:
-        pair = _related(clause.text, names)
-        if pair is None:
+        if related is None:
             return None
-        (first, second), between = pair
+        (first, second), between = related
         record |= {ends[0]: first.value, ends[1]: second.value}
         for field in fields:
             if _words(field)[:1] and _words(field)[0] in STATED_WORDS:
@@ -214,7 +248,7 @@ def _record(
     typed = any(_words(field)[-1:] == ["type"] for field in fields)
     told = (
         typed == (_kind_of(clause.text, names[0]) is not None)
-        and not _related(clause.text, names)
+        and not related
         and not _REMOVALS.search(listed)
     )
     for field, prop in fields.items():
@@ -231,12 +265,17 @@ def _record(
     return record if all(field in record for field in required) else None
 
 
-def _related(text: str, names: list[Quoted]) -> tuple[tuple[Quoted, Quoted], str] | None:
+def _related(
+    text: str, names: list[Quoted], removal: bool = False
+) -> tuple[tuple[Quoted, Quoted], str] | None:
     """Two names and the few words that relate them, as written ("Carol works at Initech":
     "works at"): not a preposition alone, nor a description ("Dana Kim is a nurse who lives in
-    Oslo" says what Dana is, and "Rosa's Bakery" is one name)."""
+    Oslo" says what Dana is, and "Rosa's Bakery" is one name). A relation to remove may be
+    said to hold no longer ("Bob no longer works at Initech")."""
     for first, second in pairwise(names):
         between = text[first.end : second.start]
+        if removal:
+            between = _NO_LONGER.sub(" ", between)
         words = between.split()
         if (
             _RELATING.fullmatch(between)
@@ -247,6 +286,21 @@ def _related(text: str, names: list[Quoted]) -> tuple[tuple[Quoted, Quoted], str
     return None
 
 
+def _quoted_names(clause: Clause) -> list[Quoted]:
+    """The names inside what the clause quotes: "delete the relation 'Bob works at Initech'"."""
+    return [
+        Quoted(start=quote.start + m.start(), end=quote.start + m.end(), value=m.group())
+        for quote in _quoted(clause)
+        for m in _NAME.finditer(quote.value)
+    ]
+
+
+def _removing(clause: Clause) -> bool:
+    return _REMOVING.search(clause.text) is not None
+
+
+_REMOVING = re.compile(r"\b(?:delet|remov|forget|drop|eras)", re.IGNORECASE)
+_NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)
 _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
 _DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}
 
@@ -268,6 +322,9 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 
+_KIND_ONLY = re.compile(
+    r"^(?:(?:it|he|she|they)\s+)?(is|are|was|works\s+as)\s+((?:a|an)\s+[a-z]+)$", re.IGNORECASE
+)
 _REMOVALS = re.compile(r"delet|remov", re.IGNORECASE)  # a list of what to delete
 
 
@@ -275,6 +332,9 @@ def _described(after: str) -> list[str]:
     """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
     for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
+        if kind_only := _KIND_ONLY.match(piece.strip()):  # "she is a translator": what she is
+            said.append(f"{kind_only[1]} {kind_only[2]}")
+            continue
         piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
         words = piece.split()
         if len(words) >= 2 and words[0].islower() and words[0] not in _PREPOSITIONS | _NOT_NAMES:

@@ -53,8 +53,11 @@ _PLURAL_COLUMN = re.compile(
 )
 _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)?rows\b", re.I)
 # "name Frank O'Neil, email frank@x.org" or "name: Frank O'Neil": a column and its value.
+# A value in a list runs to the next comma, "and" or the end: "item Desk mat, amount 15.5".
+_LISTED = rf"(?:{_STRICT}|[\w'’.-]+(?:\s+(?!please\b|thanks?\b)[\w'’.-]+){{0,3}}?)"
 _PAIR = re.compile(
-    rf"(?:[:;,-]\s*|\band\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_VALUE})\s*(?=[,;]|\band\b|$)"
+    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
+    r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
 _IN_TABLE = rf"\s*(?:\s(?:in|of)\s+(?:the\s+)?{_IDENT}\s+table)?\s*"  # "... in the orders table"
@@ -109,8 +112,10 @@ def statement(
         made = _create(text)
     elif wanted == "insert":
         made = _insert(text, tables[:1], known)
+    elif wanted == "select":
+        made = _select(text, tables[:1], known)
     else:
-        made = {"select": _select, "update": _update, "delete": _delete}[wanted](text, tables[:1])
+        made = {"update": _update, "delete": _delete}[wanted](text, tables[:1])
     return (made, Span(start=0, end=len(text))) if made else None
 
 
@@ -155,8 +160,26 @@ def _literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+# "whose amount is over 100", "with a rating of at least 4": a column compared with a number.
+_OPERATORS = {
+    ">": r"greater\s+than|more\s+than|higher\s+than|over|above",
+    ">=": r"at\s+least",
+    "<": r"less\s+than|lower\s+than|under|below",
+    "<=": r"at\s+most",
+}
+_COMPARISON = re.compile(
+    rf"\b(?:whose|where|with|have|has)\s+(?:an?\s+|the\s+)?(?P<c>{_IDENT})\s+(?:is\s+|of\s+)?"
+    rf"(?P<op>{'|'.join(_OPERATORS.values())})\s+(?P<v>-?\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
 def _where(text: str) -> str | None:
     """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read."""
+    if (compared := _COMPARISON.search(text)) and _plain(compared["c"]):
+        said = compared["op"].lower()
+        op = next(o for o, words in _OPERATORS.items() if re.fullmatch(words, said))
+        return f" WHERE {compared['c']} {op} {compared['v']}"
     match = _CONDITION.search(text)
     if not match:
         return ""
@@ -165,10 +188,11 @@ def _where(text: str) -> str | None:
     return f" WHERE {column} = {_literal(value)}" if _plain(column) else None
 
 
-def _select(text: str, held: list[str]) -> str | None:
+def _select(text: str, held: list[str], known: Known) -> str | None:
     table, where = _table(text, held), _where(text)
     if not table or where is None:
         return None
+    where = where or _where_by_kind(known.columns.get(table, ()), known.values)
     column = _column(text, table)
     what = "*"
     if _COUNT.search(text):
@@ -202,11 +226,10 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     # One list to the end of the clause: a value it cannot read ("city Dublin please") would
     # otherwise be left out of the row.
     whole = all(a.end() == b.start() for a, b in pairwise(found))
-    if len(found) < 2 or not whole or found[-1].end() != len(text):
+    pairs = [(m["c"], m["v"]) for m in found]
+    if len(found) < 2 or not whole or found[-1].end() != len(text) or _left_out(pairs, known):
         row = _row_by_columns(text, known.columns.get(table, ()), known.values)
         pairs = list(row.items()) if row else []
-    else:
-        pairs = [(m["c"], m["v"]) for m in found]
     if len(pairs) < 2:
         return None
     if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
@@ -214,6 +237,12 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     columns = ", ".join(c for c, _ in pairs)
     values = ", ".join(_literal(v) for _, v in pairs)
     return f"INSERT INTO {table} ({columns}) VALUES ({values})"
+
+
+def _left_out(pairs: list[tuple[str, str]], known: Known) -> bool:
+    """Whether a value the clause gives is in none of the listed pairs ("add Fay Berg to staff
+    with email f@b.org and salary 12": Fay Berg)."""
+    return any(not any(value in v for _, v in pairs) for _, value in known.values)
 
 
 # The columns a value of each kind goes to, by the words of their names.
@@ -245,6 +274,16 @@ def _row_by_columns(
     return row
 
 
+def _where_by_kind(columns: Sequence[str], given: Sequence[tuple[str, str]]) -> str:
+    """' WHERE name = 'Carla Reyes'' for "what's Carla Reyes's email?": the one value the clause
+    gives, in the one column its kind goes to; '' if either is not one."""
+    if len(given) != 1:
+        return ""
+    kind, value = given[0]
+    columns = [c for c in columns if set(re.split(r"[_\W]+", c)) & _COLUMNS_FOR[kind]]
+    return f" WHERE {columns[0]} = {_literal(value)}" if len(columns) == 1 else ""
+
+
 def _update(text: str, held: list[str]) -> str | None:
     text = text.rstrip(" .!?")
     match = next((m for pattern in _UPDATES if (m := pattern.search(text))), None)
@@ -256,7 +295,8 @@ def _update(text: str, held: list[str]) -> str | None:
 
 def _delete(text: str, held: list[str]) -> str | None:
     table, where = _table(text, held), _where(text)
-    row = re.search(r"\b(?:id|number|#)\s*(?P<id>\d+)\b", text)
+    one = re.escape(table.removesuffix("s")) if table else "id"  # "order 8" in `orders`
+    row = re.search(rf"\b(?:id|number|#|{one})\s*(?P<id>\d+)\b", text, re.I)
     if not where and row:
         where = f" WHERE id = {row['id']}"
     # A delete without a condition would empty the table: never read into a request.

@@ -22,7 +22,8 @@ OPENERS = (
     "look|check|read|summari[sz]e|compare|explain|also|then|please|book|reserve|buy|order|"
     "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
     "generate|recommend|suggest|estimate|predict|track|play|post|download|save|write|store|"
-    "copy|move|rename|remember|append|commit|stage|insert|remove|echo|open|put"
+    "copy|move|rename|remember|append|commit|stage|insert|remove|echo|open|put|switch|checkout|"
+    "unstage|count"
 )
 # A word that opens a sentence, so a lone capital before it ends one ("in Farm A. Secondly").
 _OPENS_SENTENCE = re.compile(

@@ -183,18 +183,20 @@ def locators_in(text: str) -> list[Locator]:
             taken = match.start() + len(value)
             found.append(Locator(start=match.start(), end=taken, kind=kind, value=value))
     for match in _NAMED_FOLDER.finditer(bare):  # "a drafts folder in /srv": /srv/drafts
-        if match["name"].lower() not in _NOT_FOLDER_NAMES:
-            span = {"start": match.start("name"), "end": match.end("name")}
-            found.append(Locator(**span, kind="path", value=match["name"]))
+        part = "name" if match["name"] else "called"
+        if match[part].lower() not in _NOT_FOLDER_NAMES:
+            span = {"start": match.start(part), "end": match.end(part)}
+            found.append(Locator(**span, kind="path", value=match[part]))
     found.sort(key=lambda locator: locator.start)
     _note_folders(text, found)
     return found
 
 
-# A folder named by a word before "folder", in a folder the text gives: "make a drafts folder in
-# /srv" names /srv/drafts.
+# A folder named by a word before "folder" or after "called", in a folder the text gives: "make
+# a drafts folder in /srv", "a new directory called drafts in /srv" name /srv/drafts.
 _NAMED_FOLDER = re.compile(
-    r"\b(?:a|an|the)\s+(?:new\s+)?(?P<name>[\w-]+)\s+(?:folder|directory)\s+"
+    r"(?:\b(?:a|an|the)\s+(?:new\s+)?(?P<name>[\w-]+)\s+(?:folder|directory)"
+    r"|\b(?:folder|directory)\s+(?:called|named)\s+(?P<called>[\w-]+))\s+"
     r"(?=(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|directory\s+)?[/~])",
     re.IGNORECASE,
 )
@@ -223,7 +225,8 @@ _WHERE = (
 _SAID = re.compile(
     r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
-    r"|\b(?:message|text|content|note|title|subject)\s*:\s*"
+    r"|\b(?:message|text|content|note|title|subject|insight)\s*:\s*"
+    r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
     re.IGNORECASE,
@@ -241,10 +244,11 @@ _VAGUE = re.compile(
 
 
 # "replace A with B", "change A to B", "swap A for B": a text and what it becomes, before where
-# (", in a.txt") or the clause's end.
+# (", in a.txt") or the clause's end; "update the status from "A" to "B"", both quoted.
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
-    rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)",
+    rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
+    r"|\bfrom\s+(?P<was>\"[^\"]+\"|“[^”]+”)\s+(?:to|into)\s+(?P<becomes>\"[^\"]+\"|“[^”]+”)",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
@@ -253,11 +257,17 @@ _QUOTES = "\"'“”‘’"
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     """The (text, what it becomes) pairs the text asks for, each as written (its quotes off)."""
     pairs = []
-    for match in _REPLACEMENT.finditer(text):
-        old, new = (_unquoted(text, match, part) for part in ("old", "new"))
+    for match in _REPLACEMENT.finditer(_inside_quotes_hidden(text)):  # "for" in a quote is text
+        parts = ("old", "new") if match["old"] else ("was", "becomes")
+        old, new = (_unquoted(text, match, part) for part in parts)
         if old.value and new.value:
             pairs.append((old, new))
     return pairs
+
+
+def _inside_quotes_hidden(text: str) -> str:
+    """The text with what its quotes hold masked (same length), the quote marks kept."""
+    return blank_spans(text, quoted_in(text), "x")
 
 
 def _unquoted(text: str, match: re.Match[str], part: str) -> Quoted:
@@ -277,6 +287,8 @@ _ANNOUNCED = re.compile(
 )
 
 
+_NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?!\s+\w)|.*\s[/~]")
+_PLACED = re.compile(r"(?:a|an|one|another)\s+(?:new\s+)?\w+\s+(?:to|into|in)\b", re.IGNORECASE)
 _POINTED = re.compile(r"(?:this|that|these|those)\s+\w+\s+(?:to|into|in|on)\b", re.IGNORECASE)
 
 
@@ -290,6 +302,10 @@ def said_in(text: str) -> list[Quoted]:
         if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
             continue
         if _POINTED.match(value):  # "add that person to the users table": a thing, no text
+            continue
+        if _NAMES_A_FILE.match(value):  # "put notes.txt from /srv in the folder /old": a move
+            continue
+        if _PLACED.match(value):  # "add a row to the orders table with ...": a thing, no text
             continue
         if value:
             start = match.end("said") - len(value)
