@@ -393,3 +393,23 @@ def test_a_text_to_be_replaced_is_no_content_to_write() -> None:
         "required": ["path", "content"],
     }
     assert bound(schema, 'in /a/plan.txt, replace "draft" with "final"') == {"path": "/a/plan.txt"}
+
+
+def test_a_name_a_server_holds_is_the_one_beside_the_noun() -> None:
+    schema = {"properties": {"table_name": {"type": "string"}}, "required": ["table_name"]}
+    clause = clause_of(0, "rooms table schema?", TODAY)
+    assert extract_arguments(schema, clause).arguments == {"table_name": "schema"}
+    clause.held = [Quoted(start=0, end=5, value="rooms")]
+    assert extract_arguments(schema, clause).arguments == {"table_name": "rooms"}
+    # A word before the noun that nothing holds names nothing: "a new git branch".
+    branch = {"properties": {"branch_name": {"type": "string"}}, "required": ["branch_name"]}
+    for text in ("start a new git branch in /r", "check out another branch in /r"):
+        assert extract_arguments(branch, clause_of(0, text, TODAY)).arguments == {}
+
+
+def test_a_query_matched_against_names_takes_a_held_name_written_in_lowercase() -> None:
+    query = {"type": "string", "description": "The text to match against entity names"}
+    schema = {"properties": {"query": query}, "required": ["query"]}
+    clause = clause_of(0, "orbit labs deadline?", TODAY)
+    clause.held = [Quoted(start=0, end=10, value="Orbit Labs")]
+    assert extract_arguments(schema, clause).arguments == {"query": "Orbit Labs"}

@@ -209,5 +209,6 @@ def test_a_name_quoted_whole_and_what_someone_is() -> None:
     for text in (
         'add a person called "Ines Moreau" to memory; she is a pilot',
         "remember Ines Moreau: a person who is a pilot",
+        "new person in memory: Ines Moreau, is a pilot",
     ):
         assert made(ENTITIES, text) == {"entities": ines}

@@ -197,3 +197,11 @@ def test_a_folder_called_by_name_in_another_is_its_path_there() -> None:
 def test_a_thing_placed_somewhere_is_no_text() -> None:
     assert ex.said_in("add a row to the rooms table with floor 3") == []
     assert [q.value for q in ex.said_in("add buy eggs to /a/todo.md")] == ["buy eggs"]
+
+
+def test_after_a_colon_the_text_is_taken_to_its_last_character() -> None:
+    assert [q.value for q in ex.said_in("overwrite /a/todo.md with: Nothing left.")] == [
+        "Nothing left."
+    ]
+    assert [q.value for q in ex.said_in("echo back: Hi there!")] == ["Hi there!"]
+    assert [q.value for q in ex.said_in("write see you soon to /a/b.txt.")] == ["see you soon"]

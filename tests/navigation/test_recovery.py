@@ -80,3 +80,18 @@ async def test_without_recovery_the_failure_is_reported(tmp_path: Path) -> None:
         answer = await engine.ask(QUESTION)
     assert calls(answer) == [("air_quality", {"city": "Paris"})]
     assert not answer.observations[0].ok and answer.observations[0].error
+
+
+async def test_a_folder_read_as_a_file_is_listed(tmp_path: Path) -> None:
+    """The server says the path is a folder: a tool named for folders answers instead."""
+    folder = tmp_path / "plans"
+    folder.mkdir()
+    (folder / "q3.txt").write_text("draft")
+    server = (
+        f'[mcpServers.files]\ncommand = "{sys.executable}"\nargs = ["{DATA / "files_server.py"}"]\n'
+    )
+    async with Engine.open(configured(tmp_path, server)) as engine:
+        answer = await engine.ask(f"read the file {folder}")
+    assert [(o.tool, o.ok) for o in answer.observations] == [("list_directory", True)]
+    assert "q3.txt" in answer.text
+    assert any("files.read_text_file failed" in note for note in answer.notes)

@@ -15,7 +15,8 @@ takes the first whose arguments it can fill.
 Recovery: a step whose call failed (an error, a timeout) is run once more with a stand-in, when
 a tool graph is given: a tool the graph saw answer after this one failed, else one of the
 `alternatives` (the engine's: tools the index finds for the step that say what the failed tool
-says) that takes the same inputs. Only between tools that only read, so nothing is done twice;
+says) that takes the same inputs, or, when the server says the path is a folder ("EISDIR"), one
+of its tools named for folders. Only between tools that only read, so nothing is done twice;
 the stand-in keeps the step's values its schema names, and the clause must give the rest. The
 scheduler reports it ("replaced"); the observation names the tool that answered.
 """
@@ -32,7 +33,12 @@ from toolweave.execution.arguments import unsaid
 from toolweave.execution.policy import Policy, reads_only
 from toolweave.execution.scheduler import Budget, Event, Scheduler
 from toolweave.execution.step_agent import prepare_step
-from toolweave.language.binding import extract_arguments, feasibility, other_kind_of_path
+from toolweave.language.binding import (
+    extract_arguments,
+    feasibility,
+    names_folders,
+    other_kind_of_path,
+)
 from toolweave.language.cues import asks_for_action
 from toolweave.language.parameters import changes_things, json_type
 from toolweave.language.values import numbers
@@ -135,7 +141,15 @@ async def run_plan(
         if outcome.error is None and not reads_only(by_key[step.key]):
             outcome.error = says_it_failed(outcome.text)
         failed_read = outcome.error and graph is not None and reads_only(by_key[step.key])
-        if failed_read and alternatives is not None and step.id not in others:
+        if failed_read and _A_FOLDER.search(outcome.error or ""):
+            # "EISDIR": the path is a folder; a tool of the same server named for folders reads
+            # it ("contents of /srv/projects?" and read_text_file, then list_directory).
+            others[step.id] = [
+                Candidate(tool=t, score=0.0, matched="a folder")
+                for t in tools
+                if t.server == step.server and names_folders(t)
+            ]
+        elif failed_read and alternatives is not None and step.id not in others:
             others[step.id] = await alternatives(step)
         return Observation.of(
             step,
@@ -217,6 +231,9 @@ def _only(values: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
 
 def _called(observation: Observation, called: bool) -> Observation:
     return observation.model_copy(update={"called": True}) if called else observation
+
+
+_A_FOLDER = re.compile(r"\bEISDIR\b|\bis a directory\b", re.IGNORECASE)
 
 
 # A one-line result that is an error message ("Database error: near "delete": syntax error"):

@@ -10,6 +10,7 @@ span (character offsets in the clause's text): the provenance a trace shows.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,7 +115,7 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         if value is None and name.lower() in PAYLOAD_NAMES and pools["said"]:
             value, span = pools["said"].pop(0)
         if value is None and name in required and kinds[name] == "string":
-            value, span = _named(name, text)
+            value, span = _named(name, text, {h.value for h in clause.held})
         if value is None and name in required and (sql := sql_kinds(name, properties[name])):
             value, span = statement(text, sql, _known(clause)) or (None, None)
         if value is not None:
@@ -125,9 +126,11 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             and not may_be_written(name, properties[name])
         ):
             # A search takes the words as they are; one matched against names takes the name
-            # the clause gives ("look up Mallory in memory": Mallory), else a word of it the
-            # records say ("Who is allergic to peanuts?": peanuts).
-            named = names_in(clause) or clause.about
+            # the clause gives ("look up Mallory in memory": Mallory), one a server holds
+            # ("project falcon deadline?"), else a word of it the records say ("Who is allergic
+            # to peanuts?": peanuts).
+            held = clause.held if len(clause.held) == 1 else []  # of two, which is asked?
+            named = names_in(clause) or held or clause.about
             if named and _MATCHED.search(properties[name].get("description", "")):
                 filled.put(name, named[0].value, "extracted", _span(named[0]))
             else:
@@ -254,9 +257,10 @@ _NOT_NAMES |= {"who", "whose", "which", "where", "when", "what", "with", "if"}
 _GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
 
 
-def _named(name: str, text: str) -> Found:
+def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
     """A name the clause gives right after the noun the parameter is named for ("a branch
-    called hotfix-1.0.1" for branch_name), or right before it ("the users table")."""
+    called hotfix-1.0.1" for branch_name), or right before it ("the users table"); a name a
+    server holds first ("orders table schema?": orders)."""
     nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS]
     for noun in nouns:
         after = re.search(
@@ -265,9 +269,12 @@ def _named(name: str, text: str) -> Found:
             re.IGNORECASE,
         )
         before = re.search(rf"\bthe\s+(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
-        for match in (after, before):
-            if match and match["v"].lower() not in _NOT_NAMES:
-                return match["v"], Span(start=match.start("v"), end=match.end("v"))
+        # Without "the", only a name held: "orders table schema?", not "a new git branch".
+        bare = re.search(rf"\b(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
+        bare = bare if bare and bare["v"] in held else None
+        found = [m for m in (after, before, bare) if m and m["v"].lower() not in _NOT_NAMES]
+        for match in sorted(found, key=lambda m: m["v"] not in held):
+            return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
 
 
@@ -588,14 +595,18 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
     return False
 
 
+def names_folders(tool: ToolSpec) -> bool:
+    """Whether the tool's name says it works on folders (list_directory, directory_tree)."""
+    return bool(set(readable_name(tool.name).split()) & FOLDER_WORDS)
+
+
 def folder_for_folders(tool: ToolSpec, clause: Clause) -> bool:
     """Whether the clause calls its paths folders and the tool is named for folders: "the
     contents of the /srv/projects directory" and list_directory, not git_show."""
     paths = [x for x in values_of(clause).locators if x.kind == "path"]
-    named = set(readable_name(tool.name).split())
     if _glob(clause.text)[0]:  # "the csv files anywhere in /srv": a search in the folder
         return False
-    return bool(paths) and bool(named & FOLDER_WORDS) and _called_folders(clause, paths)
+    return bool(paths) and names_folders(tool) and _called_folders(clause, paths)
 
 
 def _called_folders(clause: Clause, paths: list[Locator]) -> bool:

@@ -94,7 +94,7 @@ _GOES_ON = re.compile(
 )
 
 
-_TOO = re.compile(r"^[^?]{3,60}\s(?:too|as\s+well)\W*$", re.IGNORECASE)
+_TOO = re.compile(r"^[^?]{3,60}\s(?:too|as\s+well)\W*$|^(?:incl\.?|including)\s[^?]{3,60}$", re.I)
 
 
 def _with_context(pieces: list[str]) -> list[str]:

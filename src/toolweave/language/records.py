@@ -29,9 +29,11 @@ _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
-# "a company called Globex", "Globex: a company", "Globex, a company": what kind of thing it is.
+# "a company called Globex", "Globex: a company", "Globex, a company", "new company in memory:
+# Globex": what kind of thing it is.
 _KIND = r"(?P<kind>[a-z]+)"
 _KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+{_KIND}\s+(?:called|named)\s+$")
+_KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
 _KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is)\s*(?:a|an)\s+{_KIND}\b")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
 
@@ -343,7 +345,8 @@ def _described(after: str) -> list[str]:
 
 
 def _kind_of(text: str, name: Quoted) -> str | None:
-    before = _KIND_BEFORE.search(text[: name.start].rstrip("\"'“‘ ") + " ")
+    said = text[: name.start].rstrip("\"'“‘ ") + " "
+    before = _KIND_BEFORE.search(said) or _KIND_NEW.search(said)
     after = _KIND_AFTER.search(text[name.end :])
     match = before or after
     return match["kind"] if match else None

@@ -192,8 +192,9 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
     table, where = _table(text, held), _where(text)
     if not table or where is None:
         return None
-    where = where or _where_by_kind(known.columns.get(table, ()), known.values)
-    column = _column(text, table)
+    columns = known.columns.get(table, ())
+    where = where or _where_by_kind(columns, known.values)
+    column = _column(text, table) or _one_said(text, columns)
     what = "*"
     if _COUNT.search(text):
         what = "COUNT(*)"
@@ -272,6 +273,12 @@ def _row_by_columns(
             return None
         row[free[0]] = value
     return row
+
+
+def _one_said(text: str, columns: Sequence[str]) -> str | None:
+    """The one known column the clause names, if one: "the total order amount" and `amount`."""
+    said = [c for c in columns if c != "id" and re.search(rf"\b{re.escape(c)}\b", text, re.I)]
+    return said[0] if len(said) == 1 else None
 
 
 def _where_by_kind(columns: Sequence[str], given: Sequence[tuple[str, str]]) -> str:

@@ -225,7 +225,7 @@ _WHERE = (
 _SAID = re.compile(
     r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
-    r"|\b(?:message|text|content|note|title|subject|insight)\s*:\s*"
+    r"|\b(?:message|text|content|note|title|subject|insight|with)\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
@@ -283,7 +283,8 @@ def _unquoted(text: str, match: re.Match[str], part: str) -> Quoted:
 
 # Words that only announce the text after them.
 _ANNOUNCED = re.compile(
-    r"(?:back\s+)?(?:exactly\s+)?(?:this|the following|following|as follows)\s*:\s*", re.I
+    r"(?:back\s+)?(?:exactly\s+)?(?:this|the following|following|as follows)\s*:\s*|back\s*:\s*",
+    re.I,
 )
 
 
@@ -309,7 +310,10 @@ def said_in(text: str) -> list[Quoted]:
             continue
         if value:
             start = match.end("said") - len(value)
-            found.append(Quoted(start=start, end=start + len(value), value=value))
+            end = start + len(value)
+            if ":" in text[match.start() : start] and re.fullmatch(r"[.?!]\s*", text[end:]):
+                end += 1  # "with: Nothing to do today.": after a colon, every character
+            found.append(Quoted(start=start, end=end, value=text[start:end]))
     return found
 
 
