@@ -10,7 +10,7 @@ import pytest
 
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
-from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
+from toolweave.language.cues import asks_for_action, asks_to_change, refers_back, split_deferral
 from toolweave.language.spans import ground, snap, written_from
 from toolweave.language.values import read_values
 from toolweave.types import ToolSpec
@@ -157,6 +157,9 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("check out the branch v2") and asks_to_change("check out hotfix-3")
     assert not asks_to_change("check out http://example.org/menu")
     assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
+    assert asks_to_change("branch v2 off main in /r") and not asks_to_change(
+        "branch v2 has 3 commits"
+    )
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:
@@ -192,3 +195,11 @@ def test_an_optional_switch_the_request_names_is_on(text: str, raw: bool | None)
     schema = {"type": "object", "properties": {"url": STRING, "raw": {"type": "boolean"}}}
     schema["required"] = ["url"]
     assert extract_arguments(schema, clause_of(0, text, TODAY)).arguments.get("raw") is raw
+
+
+def test_a_possessive_points_back_at_what_was_found() -> None:
+    assert refers_back("tell me its title", possessive=True)
+    assert refers_back("and give me her email", possessive=True)
+    assert not refers_back("give me her email") and not refers_back(
+        "what is the email?", possessive=True
+    )

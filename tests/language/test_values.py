@@ -72,6 +72,7 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("Europe/Paris please", ["Europe/Paris"]),
         ("is it time to eat?", []),
         ("convert 9:00 UTC to Paris time", ["UTC", "Europe/Paris"]),
+        ("NYC time now?", ["America/New_York"]),
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:

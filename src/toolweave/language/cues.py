@@ -84,7 +84,8 @@ _BACK_REFERENCE = re.compile(
     r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
+# "tell me its title", "give me her email"
+_POSSESSIVE = re.compile(r"\b(?:its|her|his|their)\b", re.IGNORECASE)
 
 
 _THESE = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
@@ -162,6 +163,7 @@ _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
     (re.compile(r"\bstart\s+(?=(?:a|an)\s+new\b)", re.I), "create "),  # "start a new branch"
+    (re.compile(r"^(\W*)branch\s+(?=\S+\s+(?:from|off)\b)", re.I), r"\1create branch "),
     # "check it out", "check out docs-fix": a branch; "check out http://..." reads a page.
     (
         re.compile(
@@ -246,7 +248,8 @@ _NEGATED = re.compile(
 
 # Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
 # "anything uncommitted" (git_status).
-_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted"}, "staged": {"cached"}}
+_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted", "modified"}}
+_NOUNS["staged"] = {"cached"}
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:

@@ -427,6 +427,7 @@ PLACE_ZONES = {
     "thailand": "Asia/Bangkok", "vietnam": "Asia/Ho_Chi_Minh", "hanoi": "Asia/Bangkok",
     "indonesia": "Asia/Jakarta", "philippines": "Asia/Manila", "pakistan": "Asia/Karachi",
     "bangladesh": "Asia/Dhaka", "uae": "Asia/Dubai", "saudi arabia": "Asia/Riyadh",
+    "nyc": "America/New_York", "new york city": "America/New_York",
 }  # fmt: skip
 
 
