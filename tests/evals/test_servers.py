@@ -9,7 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from toolweave.evals.servers import _unasked_changes, run_servers_eval
+from toolweave.errors import InputError
+from toolweave.evals.servers import _unasked_changes, load_tasks, run_servers_eval
 from toolweave.settings import Settings, load_settings
 from toolweave.types import Observation, ToolSpec
 
@@ -172,3 +173,12 @@ def test_a_change_no_expected_call_names_is_unrequested_even_if_the_sandbox_cann
     }
     assert _unasked_changes(engine, expected, [call(read), call(memo, ok=False)]) == set()  # type: ignore[arg-type]
     assert _unasked_changes(engine, [{"tool": memo.key}], [call(memo)]) == set()  # type: ignore[arg-type]
+
+
+def test_a_task_id_used_twice_is_refused(tmp_path: Path) -> None:
+    task = "  - {id: a, split: dev, kind: read, asks: [x], calls: []}\n"
+    (tmp_path / "cases.yaml").write_text("tasks:\n" + task + task)
+    with pytest.raises(InputError, match=r"task id\(s\) used twice: \['a'\]"):
+        load_tasks(tmp_path / "cases.yaml")
+    (tmp_path / "cases.yaml").write_text("tasks:\n" + task)
+    assert [t.id for t in load_tasks(tmp_path / "cases.yaml")] == ["a"]

@@ -99,6 +99,10 @@ def load_tasks(path: Path) -> list[Task]:
     tasks = [Task(**item) for item in data.get("tasks") or []]
     if unknown := {t.split for t in tasks} - set(SPLITS):
         raise InputError(f"{path}: unknown split(s) {sorted(unknown)}")
+    ids = [t.id for t in tasks]
+    if twice := sorted({i for i in ids if ids.count(i) > 1}):
+        # A task id names one task: `--task` and the comparison of runs go by it.
+        raise InputError(f"{path}: task id(s) used twice: {twice}")
     return tasks
 
 
