@@ -10,7 +10,7 @@ import pytest
 
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
-from toolweave.language.cues import asks_for_action, asks_to_change, refers_back, split_deferral
+from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
 from toolweave.language.spans import ground, snap, written_from
 from toolweave.language.values import read_values
 from toolweave.types import ToolSpec
@@ -195,11 +195,3 @@ def test_an_optional_switch_the_request_names_is_on(text: str, raw: bool | None)
     schema = {"type": "object", "properties": {"url": STRING, "raw": {"type": "boolean"}}}
     schema["required"] = ["url"]
     assert extract_arguments(schema, clause_of(0, text, TODAY)).arguments.get("raw") is raw
-
-
-def test_a_possessive_points_back_at_what_was_found() -> None:
-    assert refers_back("tell me its title", possessive=True)
-    assert refers_back("and give me her email", possessive=True)
-    assert not refers_back("give me her email") and not refers_back(
-        "what is the email?", possessive=True
-    )

@@ -84,8 +84,7 @@ _BACK_REFERENCE = re.compile(
     r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b",
     re.IGNORECASE,
 )
-# "tell me its title", "give me her email"
-_POSSESSIVE = re.compile(r"\b(?:its|her|his|their)\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
 
 
 _THESE = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
