@@ -273,7 +273,7 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
         bare = re.search(rf"\b(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
         bare = bare if bare and bare["v"] in held else None
         found = [m for m in (after, before, bare) if m and m["v"].lower() not in _NOT_NAMES]
-        for match in sorted(found, key=lambda m: m["v"] not in held):
+        if match := min(found, key=lambda m: m["v"] not in held, default=None):
             return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
 
@@ -487,13 +487,9 @@ def _glob(text: str) -> Found:
     if not said:
         return None, None
     pattern = said.group() if said.re is _GLOB else f"*.{(said['dotted'] or said['word']).lower()}"
-    return (f"**/{pattern}" if _BELOW.search(text) and "/" not in pattern else pattern), _span_of(
-        said
-    )
-
-
-def _span_of(match: re.Match[str]) -> Span:
-    return Span(start=match.start(), end=match.end())
+    if _BELOW.search(text) and "/" not in pattern:
+        pattern = f"**/{pattern}"
+    return pattern, Span(start=said.start(), end=said.end())
 
 
 def _enum_value(choices: list[Any], text: str) -> Found:
@@ -587,7 +583,7 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
     named = set(readable_name(tool.name).split())
     if not paths:
         return False
-    if named & FOLDER_WORDS:
+    if names_folders(tool):
         return all(_FILE_NAME.search(x.value) for x in paths)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:

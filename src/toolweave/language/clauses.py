@@ -134,7 +134,7 @@ def _pieces(sentence: str) -> list[str]:
         before, after = sentence[start : match.start()], sentence[match.end() :]
         if match.group("list") and _ends_list(before, after):
             continue
-        if _SHARED_OBJECT.search(before) and _ASKS.match(sentence):
+        if _SHARED_OBJECT.search(before) and _asks(sentence):
             continue  # "where may I read and write files?": two verbs of one question
         if match.group().strip() == "," and states_first(f"{before}, {after}") and _states(before):
             continue
@@ -149,20 +149,10 @@ _AND_THE = re.compile(
     r"\s+and\s+(?=(?:the|my)\s+(?:[\w-]+\s+){0,3}?(?:in|of|for|at|from|on)\s)", re.IGNORECASE
 )
 _VERB = re.compile(rf"^\s*(?:please\s+)?((?:{OPENERS})\b(?:\s+me)?)\s", re.IGNORECASE)
-_ASKING = {
-    "what",
-    "whats",
-    "what's",
-    "how",
-    "who",
-    "whom",
-    "whose",
-    "when",
-    "where",
-    "which",
-    "why",
-}
-_ASKING |= {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would"}
+# The words a question opens with: no request's verb.
+_ASKING = {"what", "whats", "what's", "how", "who", "whom", "whose", "when", "where", "which"}
+_ASKING |= {"why", "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "may"}
+_ASKING |= {"will", "would"}
 _TABLE = re.compile(r"\b[\w-]+\s+table\b", re.IGNORECASE)
 
 
@@ -172,7 +162,7 @@ def _shared_verb(piece: str) -> list[str]:
         before, after = piece[: match.start()], piece[match.end() :]
         verb = _VERB.match(before)
         # "list the tables in the database and the files in /srv": a request that says where
-        bids = verb is not None and verb[1].split()[0].lower() not in _ASKING
+        bids = verb is not None and not _asks(verb[1])
         where = bids and re.search(r"\b(?:in|of|for|at|from|on)\s+\S", before) is not None
         if (where or _valued(before)) and (locators_in(after) or named_places(after)):
             return [before, f"{verb[1]} {after}" if verb else after]
@@ -183,8 +173,12 @@ def _valued(text: str) -> bool:
     return bool(locators_in(text) or named_places(text) or numbers(text) or _TABLE.search(text))
 
 
+def _asks(text: str) -> bool:
+    words = re.findall(r"[\w'’]+", text.lower())
+    return bool(words) and words[0] in _ASKING
+
+
 _SHARED_OBJECT = re.compile(rf"\b(?:{OPENERS})$", re.IGNORECASE)
-_ASKS = re.compile(r"^\W*(?:what|which|where|who|how|when|why|can|may|am|is|are|do|does)\b", re.I)
 
 
 def _ends_list(before: str, after: str) -> bool:

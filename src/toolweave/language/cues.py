@@ -247,8 +247,12 @@ _NEGATED = re.compile(
 
 # Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
 # "anything uncommitted" (git_status).
-_NOUNS = {"log": {"history"}, "logs": {"history"}, "status": {"uncommitted", "modified"}}
-_NOUNS["staged"] = {"cached"}
+_NOUNS = {
+    "log": {"history"},
+    "logs": {"history"},
+    "status": {"uncommitted", "modified"},
+    "staged": {"cached"},
+}
 
 
 def _says(word: str, asked: set[str], stems: set[str]) -> bool:

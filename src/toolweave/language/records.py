@@ -251,7 +251,7 @@ def _record(
     told = (
         typed == (_kind_of(clause.text, names[0]) is not None)
         and not related
-        and not _REMOVALS.search(listed)
+        and not _REMOVING.search(listed)
     )
     for field, prop in fields.items():
         if field in record:
@@ -301,7 +301,6 @@ def _removing(clause: Clause) -> bool:
     return _REMOVING.search(clause.text) is not None
 
 
-_REMOVING = re.compile(r"\b(?:delet|remov|forget|drop|eras)", re.IGNORECASE)
 _NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)
 _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
 _DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}
@@ -327,7 +326,8 @@ _SUBJECT = re.compile(
 _KIND_ONLY = re.compile(
     r"^(?:(?:it|he|she|they)\s+)?(is|are|was|works\s+as)\s+((?:a|an)\s+[a-z]+)$", re.IGNORECASE
 )
-_REMOVALS = re.compile(r"delet|remov", re.IGNORECASE)  # a list of what to delete
+# A request, or a list parameter ("deletions"), for what to delete.
+_REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
 
 
 def _described(after: str) -> list[str]:
