@@ -89,3 +89,30 @@ async def test_how_many_takes_a_count_not_a_year(embedder: OnnxEmbedder) -> None
 async def test_no_answer_when_nothing_covers_the_question(embedder: OnnxEmbedder) -> None:
     found = passages(("Maple syrup", "Maple syrup is made from the sap of sugar maple trees."))
     assert await short_answer("Who directed the film Vertigo?", found, embedder) is None
+
+
+async def test_how_many_takes_the_number_that_counts_the_asked_thing(
+    embedder: OnnxEmbedder,
+) -> None:
+    found = passages(
+        (
+            "The Comets",
+            "The Comets had 14 hit singles in Ireland and sold 40 million albums by 2010.",
+        ),
+    )
+    short = await short_answer("How many albums did the Comets sell?", found, embedder)
+    assert short is not None and short.text == "40 million"
+
+
+async def test_a_longer_name_of_the_asked_thing_and_a_sentence_opener_are_not_answers(
+    embedder: OnnxEmbedder,
+) -> None:
+    found = passages(
+        (
+            "Kaka",
+            "Ricardo Leite, known as Kaka or Kaka Leite, is a Brazilian footballer. Rarely "
+            "injured, he won the Ballon d'Or in 2007, and he rarely missed a game.",
+        ),
+    )
+    question = "Kaka won which French award in 2007?"
+    assert (await short_answer(question, found, embedder)).text == "Ballon d'Or"  # type: ignore[union-attr]

@@ -12,7 +12,8 @@ from toolweave.language.questions import content_words, expected_answer
         ("Politician Lyman Sherwood was born in what New York county?", "place", "county"),
         ("In what year did the Danish plant ecologist die?", "year", "year"),
         ("When did the mother of Joseph Ferdinand die?", "date", ""),
-        ("How many teams attend the Winter Meetings?", "number", ""),
+        ("How many teams attend the Winter Meetings?", "number", "team"),
+        ("How many people work there?", "number", "people"),
         ("What percentage of Eritrea is Muslim?", "number", "percentage"),
         ("Which Canadian rock band released Counterparts?", "name", "band"),
         ("What is the seat of the county where Van Hook Township is?", "name", "seat"),
@@ -63,3 +64,26 @@ def test_odd_questions_get_a_kind_and_no_error(text: str) -> None:
     assert expected_answer(text).kind
     chain = split_chain(text)
     assert chain is None or "{}" in chain.outer
+
+
+@pytest.mark.parametrize(
+    ("question", "inner"),
+    [
+        (
+            "What language did the author of House of the Spirits write in?",
+            "Who is the author of House of the Spirits?",
+        ),
+        ("The ferry docks at an island near the Aegean coast that has how many people?", None),
+        (
+            "In 1984 the singer of Thriller won a Grammy award for which album?",
+            "Who is the singer of Thriller?",
+        ),
+    ],
+)
+def test_a_described_thing_is_found_first_but_never_the_asked_one(
+    question: str, inner: str | None
+) -> None:
+    from toolweave.language.questions import split_chain
+
+    chain = split_chain(question)
+    assert (chain.inner if chain else None) == inner

@@ -14,6 +14,7 @@ passage for the asked attribute.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -150,6 +151,9 @@ def _ranked(
     asked = set(expected.terms)
     # What each passage's subject is, by its first sentence ("X is a county in ...").
     kinds = {_subject(s.passage): s.text.lower() for s in reversed(found)}
+    # Words the passages write in lower case: "Often" opening a sentence is no name.
+    common = {w for s in found for w in re.findall(r"\b[a-z][a-z'-]+\b", s.text)}
+    named = _name_words(question)
     seen: Counter[str] = Counter()
     best: dict[str, _Scored] = {}
     for sentence in found:
@@ -161,16 +165,26 @@ def _ranked(
             terms = set(content_terms(span))
             if not terms or terms <= asked or span.lower() in question.lower():
                 continue
+            if " " not in span and span.lower() in common:
+                continue
             seen[span.lower()] += 1
             fit = _fit(span, sentence.text, expected, kinds) + _near(span, sentence.text, asked)
             # A passage's own subject is what its sentences are about, not the fact they give.
             fit -= SUBJECT if span.lower() == _subject(sentence.passage) else 0
+            # A longer name of what the question names ("Ronaldinho Gaúcho") is not the answer.
+            fit -= SUBJECT if any(n <= set(span.lower().split()) for n in named) else 0
             scored = _Scored(cover + RELEVANCE * relevance + fit, span, sentence, link)
             if span.lower() not in best or scored.score > best[span.lower()].score:
                 best[span.lower()] = scored
     for key, scored in best.items():
         scored.score += 0.05 * min(seen[key] - 1, 3)  # found in several places
     return sorted(best.values(), key=lambda c: -c.score)
+
+
+def _name_words(question: str) -> list[set[str]]:
+    """The words of each name the question gives."""
+    names = [{w.lower() for w in content_words(n)} for n in spans(question, Expected("name"))]
+    return [n for n in names if n]
 
 
 def _short(question: str, scored: _Scored, weights: dict[str, float]) -> Short:
@@ -230,6 +244,8 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
         fit -= 0.3
     if expected.kind == "number" and is_year(span):
         fit -= 0.2  # "how many" rarely wants a year
+    if expected.kind == "number" and not is_year(span) and _counts(span, sentence, expected):
+        fit += 0.3
     if expected.kind == "person":
         fit += 0.1 if 2 <= len(words) <= 4 else 0.0
         fit -= 0.3 if head in PLACE_HEADS else 0.0
@@ -239,6 +255,14 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
     if expected.kind == "place" and after_place_word(span, sentence):
         fit += 0.15
     return fit
+
+
+def _counts(span: str, sentence: str, expected: Expected) -> bool:
+    """Whether the number counts what is asked: "25 million records sold" for "how many
+    records"."""
+    at = sentence.find(span)
+    after = sentence[at + len(span) :].split()[:4] if at >= 0 and expected.noun else []
+    return any(stem(w.strip(".,;:()")).startswith(stem(expected.noun)) for w in after)
 
 
 def _choose(

@@ -22,14 +22,15 @@ _DATE = re.compile(
 )
 _YEAR = re.compile(r"(?<![\d,.])(1\d{3}|20\d{2})(?![\d,])")
 _NUMBER = re.compile(
-    r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?(?![\w])|\b(?:two|"
+    r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?:\s+(?:million|billion|thousand|hundred))?(?![\w])|\b(?:two|"
     r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\b",
     re.I,
 )
-# Capitalised words, joined by a few lower-case linking words ("Bank of Italy").
+# Capitalised words, joined by a few lower-case linking words ("Bank of Italy") or elided
+# articles ("Ballon d'Or").
 _NAME = re.compile(
     r"(?<![\w-])(?:[A-Z][\w'’.-]*|\d+(?:st|nd|rd|th))(?:\s+(?:of|the|de|da|del|von|van|for|"
-    r"la|le|du|y)?\s*[A-Z][\w'’.-]*)*"
+    r"la|le|du|y)?\s*(?:[dl]['’])?[A-Z][\w'’.-]*)*"
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
 # Capitalised words that are not names on their own: sentence openers, pronouns, months.

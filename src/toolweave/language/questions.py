@@ -33,6 +33,7 @@ _YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|
 # At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
 _WHEN = re.compile(r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b", re.I)
 _NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b", re.I)
+_COUNTED = re.compile(r"\bhow\s+many((?:\s+[\w-]+){1,4})", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b", re.I)
 # The noun after "what"/"which" says what is wanted ("which county", "what team").
@@ -97,7 +98,7 @@ def expected_answer(question: str) -> Expected:
     if _YEAR.search(text):
         return Expected("year", noun=noun, terms=terms)
     if _NUMBER.search(text) or noun in NUMBER_NOUNS:
-        return Expected("number", noun=noun, terms=terms)
+        return Expected("number", noun=noun or _counted(text), terms=terms)
     if _WHEN.search(text) or noun in DATE_NOUNS:
         return Expected("date", noun=noun, terms=terms)
     if noun in PLACE_NOUNS or _WHERE.search(text):
@@ -128,6 +129,17 @@ def _noun(text: str) -> str:
     known = PLACE_NOUNS | PERSON_NOUNS | NUMBER_NOUNS | DATE_NOUNS | {"year"}
     nouns = [_singular(w) for w in phrase]
     return next((w for w in nouns if w in known), nouns[-1])
+
+
+def _counted(text: str) -> str:
+    """What "how many" counts: its first plural ("how many Major League Baseball teams"), else
+    the word after it ("how many people")."""
+    match = _COUNTED.search(text)
+    if match is None:
+        return ""
+    words = list(itertools.takewhile(lambda w: w.lower() not in _QUESTION_WORDS, match[1].split()))
+    plural = next((w for w in words if w.islower() and w.endswith("s")), words[0] if words else "")
+    return _singular(plural)
 
 
 def _singular(word: str) -> str:
@@ -183,9 +195,7 @@ def _stemmer() -> Any:
 
 # A thing named by description: "the actress who plays Scarlett in Gone with the Wind", "the
 # bank that bought FleetBoston", "the author of The Canon of Medicine", "Empress Wang's husband".
-_NAMED = (
-    r"(?:the\s+)?[A-Z\"“][^\s?,]*(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+)?[A-Z\"”][^\s?,]*)*"
-)
+_NAMED = r"(?:the\s+)?[A-Z\"“][^\s?,]*(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+){0,2}[A-Z\"”][^\s?,]*)*"
 _DESCRIBED = (
     re.compile(
         r"\bthe\s+(?:(?!of\b|the\b|who\b|that\b|which\b|where\b)[\w'-]+\s+){1,3}?"
@@ -194,6 +204,10 @@ _DESCRIBED = (
     re.compile(rf"\bthe\s+(?:(?!of\b|the\b)[\w-]+\s+){{0,2}}?[\w-]+\s+of\s+{_NAMED}"),
     re.compile(r"\b[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*(?:'s|’s)\s+[a-z]+"),
 )
+
+# What the question asks, inside a phrase that looks like a description: "the Las Vegas Strip
+# that has how many rooms", "the academy award for which film" are the question itself.
+_ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what)\b|\bwhich\s+[\w-]+\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -213,7 +227,7 @@ def split_chain(question: str) -> Chain | None:
         (m.start(), m.group(0).strip())
         for pattern in _DESCRIBED
         for m in pattern.finditer(question)
-        if m.group(0).strip() != whole
+        if m.group(0).strip() != whole and not _ASKING.search(m.group(0))
     ]
     # The one that starts last is innermost: "the spouse of the actress who ..." holds it. A
     # name cut short ("the director of Hollywood film 7th Heaven") is no description.
