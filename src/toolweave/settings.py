@@ -108,7 +108,9 @@ class AskSettings(_Section):
     max_question_chars: int = Field(8000, gt=0)
     # Below this cosine similarity no tool fits a clause and it goes to document search.
     min_tool_score: float = Field(0.28, ge=-1, le=1)
-    max_sources_per_step: int = Field(3, gt=0)
+    # The documents a search step reads and lists: what one round of an iterative search
+    # returns (grounding/search_loop.py), so that the answer reads what the search read.
+    max_sources_per_step: int = Field(5, gt=0)
     # The tool ("server.tool") a clause falls back to when no tool fits it; "" for none.
     fallback_tool: str = "search.search"
     # deterministic: a step per clause; llm: TURA-style tasks with dependencies from the LLM

@@ -116,3 +116,21 @@ async def test_a_longer_name_of_the_asked_thing_and_a_sentence_opener_are_not_an
     )
     question = "Kaka won which French award in 2007?"
     assert (await short_answer(question, found, embedder)).text == "Ballon d'Or"  # type: ignore[union-attr]
+
+
+async def test_a_birth_date_is_not_a_death_date(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        ("Ann Rook", "Ann Rook (died 1990) was a chess player who wrote books on openings."),
+        ("Ben Rook", "Ben Rook (born March 3, 1941) is a chess player and author of books."),
+    )
+    question = "What is the birth date of the chess player who wrote books?"
+    assert (await short_answer(question, found, embedder)).text == "March 3, 1941"  # type: ignore[union-attr]
+
+
+async def test_a_comparison_reads_each_options_own_passage(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        ("Alta Peak", "Alta Peak is a higher mountain than Pico Bajo, at 3,416 metres."),
+        ("Pico Bajo", "Pico Bajo is a summit in Spain. It is 2,100 metres high."),
+    )
+    question = "Which mountain is higher, Alta Peak or Pico Bajo?"
+    assert (await short_answer(question, found, embedder)).text == "Alta Peak"  # type: ignore[union-attr]

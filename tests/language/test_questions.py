@@ -87,3 +87,11 @@ def test_a_described_thing_is_found_first_but_never_the_asked_one(
 
     chain = split_chain(question)
     assert (chain.inner if chain else None) == inner
+
+
+def test_words_of_one_relation_cover_each_other() -> None:
+    from toolweave.language.questions import content_terms, with_alike
+
+    covered = with_alike(set(content_terms("She married a painter in 1950")))
+    assert set(content_terms("spouse wife")) <= covered
+    assert not set(content_terms("employer")) & covered

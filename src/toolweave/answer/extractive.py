@@ -184,7 +184,8 @@ async def compose_answer(
         )
     if not (only_documents and passages):
         return Composed("\n".join(lines), ledger.sources)
-    reading = await read(question, passages, embedder)
+    # An iterative search's first round asked the question as the user did.
+    reading = await read(question, passages, embedder, plan.steps[0].clause.text)
     if reading.short is None:
         return Composed("\n".join(lines), ledger.sources, reading)
     return Composed(with_chain(question, reading.short), ledger.sources, reading)

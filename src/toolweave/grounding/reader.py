@@ -19,12 +19,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from toolweave.language.answers import (
-    PLACE_HEADS,
     about_a_person,
     after_place_word,
     both_named,
     is_year,
+    life_event,
     spans,
+    unlike_a_person,
     used_as_adjective,
     value_after,
 )
@@ -34,6 +35,7 @@ from toolweave.language.questions import (
     content_words,
     expected_answer,
     stem,
+    with_alike,
 )
 from toolweave.language.text import split_sentences
 from toolweave.models.base import Embedder
@@ -45,6 +47,7 @@ SUBJECT = 0.2
 TYPED = 0.2
 EVIDENCE = 6  # sentences kept as the evidence an LLM reads
 CANDIDATES = 5  # answers an LLM chooses from
+_LIFE = {"born": "birth", "birth": "birth", "die": "death", "death": "death"}  # asked stems
 HOLDS = 0.5  # the share of the asked attribute a thing's sentences must say for a yes
 
 
@@ -80,11 +83,16 @@ class Reading:
     candidates: list[Short] = field(default_factory=list)
 
 
-async def read(question: str, passages: list[Passage], embedder: Embedder) -> Reading:
-    """The short answer and the best evidence sentences of `passages` for `question`."""
+async def read(
+    question: str, passages: list[Passage], embedder: Embedder, given: str = ""
+) -> Reading:
+    """The short answer and the best evidence sentences of `passages` for `question`. The
+    names of `given` are no answer either: the question as first asked, before the thing it
+    described was named ("the actress who plays Scarlett" in "Who is the spouse of Vivien
+    Leigh?")."""
     expected = expected_answer(question)
     found = [
-        _Sentence(s, p, set(content_terms(f"{p.title} {s}")))
+        _Sentence(s, p, with_alike(set(content_terms(f"{p.title} {s}"))))
         for p in passages
         for s in split_sentences(p.text)
     ]
@@ -105,7 +113,7 @@ async def read(question: str, passages: list[Passage], embedder: Embedder) -> Re
             question, expected, found, weights
         )
         return Reading(short, evidence, [short] if short else [])
-    candidates = _extract(question, expected, found, weights)
+    candidates = _extract(question, given, expected, found, weights)
     return Reading(candidates[0] if candidates else None, evidence, candidates)
 
 
@@ -134,11 +142,15 @@ class _Scored:
 
 
 def _extract(
-    question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+    question: str,
+    given: str,
+    expected: Expected,
+    found: list[_Sentence],
+    weights: dict[str, float],
 ) -> list[Short]:
     """The best spans of the asked kind, best first, each with its chain; none when even the
     best one's evidence covers too little of the question."""
-    ranked = _ranked(question, expected, found, weights)
+    ranked = _ranked(f"{question} {given}", expected, found, weights)
     if not ranked or ranked[0].score - RELEVANCE * ranked[0].sentence.score < MIN_COVERAGE:
         return []
     return [_short(question, c, weights) for c in ranked[:CANDIDATES]]
@@ -234,9 +246,8 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
     passage says it is one ("Ballon d'Or is an annual football award"); a person's two or
     three names; a place after "in"; not an adjective of nationality ("American actor")."""
     words = span.split()
-    head = words[-1].lower().rstrip("s")
     fit = 0.0
-    if expected.noun and expected.noun in span.lower():
+    if expected.noun and expected.noun in {w.lower().rstrip("s") for w in words}:
         fit += 0.3
     elif expected.noun and expected.noun in kinds.get(span.lower(), ""):
         fit += TYPED
@@ -248,12 +259,15 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
         fit += 0.3
     if expected.kind == "person":
         fit += 0.1 if 2 <= len(words) <= 4 else 0.0
-        fit -= 0.3 if head in PLACE_HEADS else 0.0
+        fit -= 0.3 if unlike_a_person(span) else 0.0
         if (about := kinds.get(span.lower())) is not None:
             # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
             fit += TYPED if about_a_person(about) else -TYPED
     if expected.kind == "place" and after_place_word(span, sentence):
         fit += 0.15
+    asked_event = {_LIFE[t] for t in expected.terms if t in _LIFE}
+    if expected.kind in ("date", "year") and asked_event and (said := life_event(span, sentence)):
+        fit += TYPED if said in asked_event else -TYPED  # "died 1980" is no birth date
     return fit
 
 
@@ -275,6 +289,10 @@ def _choose(
     picks = []
     for option in expected.options:
         about = [s for s in found if _about(s, option)]
+        # Its own passage first; for a comparison, the sentences that give a value.
+        about = [s for s in about if option.lower() in s.passage.title.lower()] or about
+        if expected.compares:
+            about = [s for s in about if value_after(s.text, option) is not None] or about
         if not about:
             continue
         best = max(about, key=lambda s: (_coverage(s.terms, attribute), s.score))

@@ -93,7 +93,9 @@ async def planning_search(
         if llm is None and expected_answer(trail.question).kind == "explanation":
             trail.stopped = "an explanation: the first results are read"
             break
-        trail.short = (await read(trail.question, passages_of(trail.results), embedder)).short
+        trail.short = (
+            await read(trail.question, passages_of(trail.results), embedder, question)
+        ).short
         if llm is None and trail.short is not None and not trail.short.missing:
             trail.stopped = "the answer's evidence covers the question"
             break
@@ -105,7 +107,9 @@ async def planning_search(
     else:
         trail.stopped = f"{max_rounds} rounds"
     if unread:
-        trail.short = (await read(trail.question, passages_of(trail.results), embedder)).short
+        trail.short = (
+            await read(trail.question, passages_of(trail.results), embedder, question)
+        ).short
     return trail
 
 

@@ -42,6 +42,12 @@ PLACE_HEADS = frozenset(
     "county city town state country province river lake island islands mountains mountain "
     "university college district borough village valley".split()
 )
+# The last words of what is not somebody: an organisation, an award, a title held.
+_NOT_PERSON_HEADS = PLACE_HEADS | frozenset(
+    "corporation company championship championships league cup kingdom states association "
+    "party award awards prize church army navy band group team club festival series "
+    "president chairman professor".split()
+)
 # What the first sentence about a person says: a birth, a life's dates, a person's noun.
 _PERSON = re.compile(
     rf"\(born\b|\bborn\b|\(\d{{3,4}}\s*[–-]|\b(?:{'|'.join(sorted(PERSON_NOUNS))})\b|\b(?:he|she)\b"
@@ -85,6 +91,15 @@ def about_a_person(first_sentence: str) -> bool:
     return _PERSON.search(first_sentence) is not None
 
 
+def unlike_a_person(span: str) -> bool:
+    """A name that is not somebody's: "Chairman of Westfield Corporation", "20th President",
+    "United Kingdom", "Langworthy Professor"."""
+    words = span.split()
+    head = words[-1].lower().rstrip("’'")
+    ordinal = re.match(r"\d+(?:st|nd|rd|th)$", words[0]) is not None
+    return ordinal or " of " in span or head in _NOT_PERSON_HEADS or head in PERSON_NOUNS
+
+
 def used_as_adjective(span: str, sentence: str) -> bool:
     """A one-word name made an adjective: "American actor", "Slavic mythology"."""
     if len(span.split()) != 1 or not _ADJECTIVE.search(span):
@@ -93,9 +108,25 @@ def used_as_adjective(span: str, sentence: str) -> bool:
 
 
 def after_place_word(span: str, sentence: str) -> bool:
-    """Whether the span follows "in", "at", "near" or "from": a place, likely."""
-    before = sentence[: sentence.find(span)].split()[-1:] or [""]
-    return before[0].lower() in ("in", "at", "near", "from")
+    """Whether the span follows "in", "at", "near" or "from", perhaps with a word between ("in
+    midtown Manhattan"): a place, likely."""
+    before = [w.lower() for w in sentence[: sentence.find(span)].split()[-2:]]
+    places = ("in", "at", "near", "from")
+    return bool(before) and (
+        before[-1] in places or (len(before) == 2 and before[0] in places and before[1].islower())
+    )
+
+
+def life_event(span: str, sentence: str) -> str:
+    """ "birth" or "death" when the sentence says the date is one: "born 3 July 1976",
+    "(1913 – 1998)", "died 1980"; else ""."""
+    at = sentence.find(span)
+    before = sentence[max(0, at - 30) : at].lower()
+    if re.search(r"\b(?:died|d\.)\s*(?:on|in)?\s*$|[–-]\s*$", before):
+        return "death"
+    if re.search(r"\b(?:born|b\.)\s*(?:on|in)?\s*$|\([a-z0-9,\s]{0,20}$", before):
+        return "birth"
+    return ""
 
 
 def value_after(text: str, option: str) -> tuple[float, ...] | None:

@@ -47,7 +47,11 @@ PERSON_NOUNS = frozenset(
     "artist president leader king queen politician scientist founder father mother son "
     "daughter wife husband brother sister coach producer physicist chemist mathematician "
     "philosopher poet novelist businessman footballer emperor empress prince princess "
-    "host spouse".split()
+    "host spouse driver racer cyclist athlete swimmer boxer wrestler golfer pitcher quarterback "
+    "guitarist drummer bassist vocalist rapper comedian dancer journalist editor designer "
+    "architect engineer inventor explorer lawyer judge senator governor mayor minister "
+    "commander monarch chairman executive presenter broadcaster playwright screenwriter "
+    "lyricist conductor pianist violinist".split()
 )
 NUMBER_NOUNS = frozenset("number amount population percentage age".split())
 DATE_NOUNS = frozenset("date birthday day".split())
@@ -186,6 +190,36 @@ def stem(word: str) -> str:
     return str(_stemmer().stemWord(word.lower().removesuffix("'s")))
 
 
+# Words that say the same relation: a sentence with one answers a question with another
+# ("married" for "spouse", "wrote" for "author").
+_ALIKE = (
+    "spouse married marriage wife husband wed",
+    "father mother parent son daughter child",
+    "employer employed employee worked professor",
+    "educated attended studied graduated alumnus",
+    "author wrote written writer",
+    "creator created",
+    "performer performed sang singer recorded",
+    "producer produced",
+    "director directed",
+    "founder founded established",
+    "owner owned owns",
+    "play played portrayed starred role",
+    "born birth birthplace",
+    "died death",
+)
+
+
+def with_alike(terms: set[str]) -> set[str]:
+    """The stems `terms` cover, with those of words that say the same relation."""
+    return terms.union(*(group for group in _alike_stems() if group & terms))
+
+
+@cache
+def _alike_stems() -> list[frozenset[str]]:
+    return [frozenset(stem(w) for w in group.split()) for group in _ALIKE]
+
+
 @cache
 def _stemmer() -> Any:
     import Stemmer
@@ -195,7 +229,10 @@ def _stemmer() -> Any:
 
 # A thing named by description: "the actress who plays Scarlett in Gone with the Wind", "the
 # bank that bought FleetBoston", "the author of The Canon of Medicine", "Empress Wang's husband".
-_NAMED = r"(?:the\s+)?[A-Z\"“][^\s?,]*(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+){0,2}[A-Z\"”][^\s?,]*)*"
+_NAMED = (
+    r"(?:the\s+)?[A-Z\"“][^\s?,]*"
+    r"(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+){0,2}[A-Z\"”][^\s?,]*)*"
+)
 _DESCRIBED = (
     re.compile(
         r"\bthe\s+(?:(?!of\b|the\b|who\b|that\b|which\b|where\b)[\w'-]+\s+){1,3}?"
