@@ -134,3 +134,14 @@ async def test_a_comparison_reads_each_options_own_passage(embedder: OnnxEmbedde
     )
     question = "Which mountain is higher, Alta Peak or Pico Bajo?"
     assert (await short_answer(question, found, embedder)).text == "Alta Peak"  # type: ignore[union-attr]
+
+
+async def test_a_sort_of_thing_is_named_in_plain_words(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        (
+            "Quiet Rivers",
+            "Quiet Rivers is a 2009 nature film shown at the Berlin International Film Festival.",
+        ),
+    )
+    question = "Quiet Rivers is what type of film?"
+    assert (await short_answer(question, found, embedder)).text == "nature film"  # type: ignore[union-attr]

@@ -251,6 +251,8 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
         fit += 0.3
     elif expected.noun and expected.noun in kinds.get(span.lower(), ""):
         fit += TYPED
+    if expected.sort and span.islower():
+        fit += TYPED  # a sort named in plain words, not a proper name that holds the noun
     if used_as_adjective(span, sentence):
         fit -= 0.3
     if expected.kind == "number" and is_year(span):

@@ -6,6 +6,7 @@ say what a name is (a person's birth, an adjective of nationality). The reader
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from toolweave.language.questions import PERSON_NOUNS, Expected
@@ -38,6 +39,8 @@ _NOT_NAMES = frozenset(
     "the a an in on at he she it they his her its their this that these those there after "
     "before during when while as by for from with of and but or however although since".split()
 )
+# Words before a noun that say no sort of it: "is a film", "the other film".
+_NOT_A_SORT = _NOT_NAMES | frozenset("a an is was are were other same first new own".split())
 PLACE_HEADS = frozenset(
     "county city town state country province river lake island islands mountains mountain "
     "university college district borough village valley".split()
@@ -67,9 +70,22 @@ def spans(text: str, expected: Expected) -> list[str]:
         return [m.group(0) for m in _NUMBER.finditer(text)]
     names = [trim_name(m.group(0)) for m in _NAME.finditer(text)]
     names += [q.strip() for q in _QUOTED.findall(text)] if kind == "name" else []
+    names += _sorts(text, expected.noun) if expected.sort else []
     return [
         n for n in names if n and n.lower() not in _NOT_NAMES and n.split()[0].lower() not in MONTHS
     ]
+
+
+def _sorts(text: str, noun: str) -> list[str]:
+    """Lower-case phrases naming a sort of `noun`: "a 2011 documentary film", "a water
+    sprite"."""
+    found = re.findall(rf"\b((?:[a-z][\w-]*\s+){{1,2}}){re.escape(noun)}s?\b", text)
+    phrases = []
+    for before in found:
+        words = list(itertools.dropwhile(lambda w: w in _NOT_A_SORT, before.split()))
+        if words:
+            phrases.append(f"{' '.join(words)} {noun}")
+    return phrases
 
 
 def trim_name(name: str) -> str:

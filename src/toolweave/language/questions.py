@@ -33,6 +33,7 @@ _YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|
 # At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
 _WHEN = re.compile(r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b", re.I)
 _NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b", re.I)
+_SORT = re.compile(r"\b(?:kind|type|sort)s?\s+of\b", re.I)
 _COUNTED = re.compile(r"\bhow\s+many((?:\s+[\w-]+){1,4})", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b", re.I)
@@ -82,6 +83,7 @@ class Expected:
     terms: tuple[str, ...] = field(default=())  # stemmed content words the evidence must cover
     earlier: bool = False  # a choice of the earlier date / smaller number
     compares: bool = False  # a choice by date or number (a comparative word), not by attribute
+    sort: bool = False  # "what type of films": a sort of the noun ("documentary film")
 
 
 def expected_answer(question: str) -> Expected:
@@ -105,6 +107,8 @@ def expected_answer(question: str) -> Expected:
         return Expected("number", noun=noun or _counted(text), terms=terms)
     if _WHEN.search(text) or noun in DATE_NOUNS:
         return Expected("date", noun=noun, terms=terms)
+    if _SORT.search(text):
+        return Expected("name", noun=noun, terms=terms, sort=True)
     if noun in PLACE_NOUNS or _WHERE.search(text):
         return Expected("place", noun=noun, terms=terms)
     if _WHO.search(text) or noun in PERSON_NOUNS:
