@@ -145,3 +145,16 @@ async def test_a_sort_of_thing_is_named_in_plain_words(embedder: OnnxEmbedder) -
     )
     question = "Quiet Rivers is what type of film?"
     assert (await short_answer(question, found, embedder)).text == "nature film"  # type: ignore[union-attr]
+
+
+async def test_the_actor_of_a_part_not_another_part(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        (
+            "Kim Ode",
+            "Kim Ode is an American actress. She is widely known for playing Dell Marsh on "
+            "the sitcom Harbor Lights, for which she was praised.",
+        ),
+        ("Jo Finn", "Jo Finn appeared as the mother of main character Mara Voss (Jenna Holt)."),
+    )
+    question = "Who is the actress who plays Mara Voss on Harbor Lights?"
+    assert (await short_answer(question, found, embedder)).text == "Jenna Holt"  # type: ignore[union-attr]

@@ -24,6 +24,9 @@ from toolweave.language.answers import (
     both_named,
     is_year,
     life_event,
+    played,
+    plays,
+    role_asked,
     spans,
     unlike_a_person,
     used_as_adjective,
@@ -150,22 +153,28 @@ def _extract(
 ) -> list[Short]:
     """The best spans of the asked kind, best first, each with its chain; none when even the
     best one's evidence covers too little of the question."""
-    ranked = _ranked(f"{question} {given}", expected, found, weights)
+    ranked = _ranked(question, given, expected, found, weights)
     if not ranked or ranked[0].score - RELEVANCE * ranked[0].sentence.score < MIN_COVERAGE:
         return []
     return [_short(question, c, weights) for c in ranked[:CANDIDATES]]
 
 
 def _ranked(
-    question: str, expected: Expected, found: list[_Sentence], weights: dict[str, float]
+    question: str,
+    given: str,
+    expected: Expected,
+    found: list[_Sentence],
+    weights: dict[str, float],
 ) -> list[_Scored]:
     """Each span's best place, best first."""
     asked = set(expected.terms)
+    said = f"{question} {given}".lower()
+    role = role_asked(question)
     # What each passage's subject is, by its first sentence ("X is a county in ...").
     kinds = {_subject(s.passage): s.text.lower() for s in reversed(found)}
     # Words the passages write in lower case: "Often" opening a sentence is no name.
     common = {w for s in found for w in re.findall(r"\b[a-z][a-z'-]+\b", s.text)}
-    named = _name_words(question)
+    named = _name_words(said)
     seen: Counter[str] = Counter()
     best: dict[str, _Scored] = {}
     for sentence in found:
@@ -175,12 +184,13 @@ def _ranked(
         relevance = max(sentence.score, link.score if link is not None else 0.0)
         for span in spans(sentence.text, expected):
             terms = set(content_terms(span))
-            if not terms or terms <= asked or span.lower() in question.lower():
+            if not terms or terms <= asked or span.lower() in said:
                 continue
             if " " not in span and span.lower() in common:
                 continue
             seen[span.lower()] += 1
-            fit = _fit(span, sentence.text, expected, kinds) + _near(span, sentence.text, asked)
+            fit = _fit(span, sentence.text, expected, kinds, role)
+            fit += _near(span, sentence.text, asked)
             # A passage's own subject is what its sentences are about, not the fact they give.
             fit -= SUBJECT if span.lower() == _subject(sentence.passage) else 0
             # A longer name of what the question names ("Ronaldinho Gaúcho") is not the answer.
@@ -241,10 +251,11 @@ def _link(
     return max(links, key=lambda s: _coverage(s.terms, weights), default=None)
 
 
-def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) -> float:
+def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str], role: str) -> float:
     """How well the span looks like what is asked: named with the asked noun, or its own
     passage says it is one ("Ballon d'Or is an annual football award"); a person's two or
-    three names; a place after "in"; not an adjective of nationality ("American actor")."""
+    three names, the actor of the asked `role`; a place after "in"; not an adjective of
+    nationality ("American actor")."""
     words = span.split()
     fit = 0.0
     if expected.noun and expected.noun in {w.lower().rstrip("s") for w in words}:
@@ -262,6 +273,8 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str]) ->
     if expected.kind == "person":
         fit += 0.1 if 2 <= len(words) <= 4 else 0.0
         fit -= 0.3 if unlike_a_person(span) else 0.0
+        if role:  # the actor, not another part: "Amy Poehler as Leslie Knope"
+            fit += 0.3 if plays(span, sentence, role) else -0.3 if played(span, sentence) else 0
         if (about := kinds.get(span.lower())) is not None:
             # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
             fit += TYPED if about_a_person(about) else -TYPED

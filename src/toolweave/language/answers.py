@@ -123,6 +123,40 @@ def used_as_adjective(span: str, sentence: str) -> bool:
     return re.search(rf"\b{re.escape(span)}\s+[a-z]", sentence) is not None
 
 
+_ROLE = re.compile(
+    r"\b(?:plays?|played|playing|voices?|voiced|portrays?|portrayed)\s+(?:the\s+)?(.+?)"
+    r"(?:\s+(?:in|on|of|from|for)\s+|[?,]|$)",
+    re.I,
+)
+
+
+def role_asked(question: str) -> str:
+    """The character a question asks the actor of: "Scarlett" in "the actress who plays
+    Scarlett in Gone With the Wind"; "" when it asks none."""
+    match = _ROLE.search(question)
+    return match.group(1).lower() if match else ""
+
+
+def plays(span: str, sentence: str, role: str) -> bool:
+    """Whether the sentence says the span (an actor) plays the role: "Amy Poehler as Leslie
+    Knope", "Scarlett O'Hara, played by Vivien Leigh", "Kurt Russell voiced Copper"."""
+    actor, part = re.escape(span.lower()), re.escape(role.split()[0])
+    acts = r"(?:plays?|played|voices?|voiced|portrays?|portrayed|stars? as|starred as)"
+    said = (
+        rf"{actor}\W{{0,3}}(?:as|{acts})\s+(?:[\w'-]+\s+){{0,2}}{part}",
+        rf"\b{part}[^.]{{0,60}}\b(?:played|voiced|portrayed) by\s+{actor}",
+        rf"\b{part}[\w\s.'-]{{0,20}}\(\s*{actor}\s*\)",  # "Leslie Knope (Amy Poehler)"
+    )
+    text = sentence.lower()
+    return any(re.search(pattern, text) for pattern in said)
+
+
+def played(span: str, sentence: str) -> bool:
+    """Whether the sentence gives the span as a part played: "playing Ann Perkins"."""
+    acting = r"\b(?:as|playing|plays|played|voicing|voices|voiced|portraying|portrays)\s+"
+    return re.search(acting + re.escape(span), sentence) is not None
+
+
 def after_place_word(span: str, sentence: str) -> bool:
     """Whether the span follows "in", "at", "near" or "from", perhaps with a word between ("in
     midtown Manhattan"): a place, likely."""
