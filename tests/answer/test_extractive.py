@@ -5,8 +5,10 @@ import pytest
 from toolweave.answer.extractive import (
     compose_answer,
     document_hits,
+    essentials,
     render_result,
 )
+from toolweave.language.questions import content_terms
 from toolweave.language.text import split_sentences
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.types import Clause, Observation, Plan, Step
@@ -158,3 +160,22 @@ async def test_later_rounds_of_a_search_answer_the_question_not_their_own_query(
     # One line, from both rounds' passages; the follow-up query is nowhere in the answer.
     assert "Paris will be sunny tomorrow. [2]" in composed.text
     assert follow_up not in composed.text and len(composed.text.splitlines()) == 1
+
+
+def test_a_long_evidence_sentence_keeps_the_parts_that_bear_on_the_question() -> None:
+    said = set(content_terms("How many albums did the Comets sell? 40 million"))
+    sentence = (
+        "The Comets (formed in Leeds, 1990) were a rock band, touring widely in Europe and "
+        "Japan for ten years, and sold 40 million albums, before splitting up in 2001."
+    )
+    cut = essentials(sentence, said, "40 million")
+    # The subject with its parenthesis whole, the part with the answer, "…" for the rest.
+    assert cut == (
+        "The Comets (formed in Leeds, 1990) were a rock band … and sold 40 million albums …"
+    )
+    assert essentials("The Comets sold 40 million albums.", said) == (
+        "The Comets sold 40 million albums."
+    )
+    run_on = " ".join(f"Member{n} as Role{n}" for n in range(40)) + " Ann Vey as the Comet"
+    around = essentials(run_on, said, "Ann Vey")
+    assert "Ann Vey" in around and around.startswith("…") and len(around.split()) <= 27

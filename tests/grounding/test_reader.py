@@ -158,3 +158,24 @@ async def test_the_actor_of_a_part_not_another_part(embedder: OnnxEmbedder) -> N
     )
     question = "Who is the actress who plays Mara Voss on Harbor Lights?"
     assert (await short_answer(question, found, embedder)).text == "Jenna Holt"  # type: ignore[union-attr]
+
+
+async def test_the_other_hop_is_cited_when_no_sentence_names_the_answers_passage(
+    embedder: OnnxEmbedder,
+) -> None:
+    found = passages(
+        ("Mira Sol", "Mira Sol is a singer from Oslo. Her debut album was Night Tide."),
+        ("Studio records", "Ivo Lund produced the album Night Tide in 2004."),
+    )
+    question = "In what year was the album of the singer from Oslo produced?"
+    short = await short_answer(question, found, embedder)
+    assert short is not None and short.text == "2004"
+    assert [n for _, n in short.chain] == [1, 2]
+
+
+async def test_a_name_given_with_a_common_noun_is_of_that_kind(embedder: OnnxEmbedder) -> None:
+    found = passages(
+        ("Coast Songs", "Coast Songs was made by the band Night Tide with the producer Ivo Lund."),
+    )
+    short = await short_answer("Which person made Coast Songs?", found, embedder)
+    assert short is not None and short.text == "Ivo Lund"

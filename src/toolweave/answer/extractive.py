@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from toolweave.grounding.reader import Passage, Reading, Short, read
-from toolweave.language.questions import content_words, expected_answer
+from toolweave.language.questions import content_terms, content_words, expected_answer
 from toolweave.language.text import split_sentences, without_asides
 from toolweave.models.base import Embedder
 from toolweave.types import Observation, Plan, ProblemKind, Source, call_text
@@ -22,6 +22,9 @@ MAX_FIELDS_CHARS = 1_000  # a tool's structured result in the answer
 MAX_TEXT_CHARS = 2_000  # a tool's text result ("show the diff"): what the user asked to see
 NUMERIC = ("choice", "yesno", "date", "year", "number")  # kinds whose evidence is in numbers
 MIN_SENTENCE_SCORE = 0.2
+LONG_SENTENCE = 15  # words; a longer one is cut to the parts that bear on the question
+RUN_ON = 25  # words; a longer cut is shown as the words around the answer
+_OPENER = re.compile(r"(?:in|on|at|after|before|during|since|by|for|from|with|as)\b", re.I)
 SENTENCES_PER_SEARCH = 2  # per round of a search, when no short answer is read
 TEXT_FIELDS = ("content", "text", "body", "snippet")
 RESULT_LISTS = ("results", "hits", "documents", "passages", "items")
@@ -195,11 +198,59 @@ def with_chain(question: str, short: Short) -> str:
     """The short answer, then the sentences that lead to it, each cited, without asides in
     parentheses (but the dates and numbers a comparison or a "when" goes by)."""
     numbers = expected_answer(question).kind in NUMERIC
+    said = set(content_terms(f"{question} {short.text}"))
     sentences = " ".join(
-        f"{without_asides(text, short.text, numbers=numbers)} [{n}]"
+        f"{essentials(without_asides(text, short.text, numbers=numbers), said, short.text)} [{n}]"
         for text, n in dict.fromkeys(short.chain)
     )
     return f"{short.text} [{short.source}]\n{sentences}"
+
+
+def essentials(sentence: str, said: set[str], answer: str = "") -> str:
+    """A long sentence cut to the parts between its commas (outside parentheses) that say a
+    word of the question or the answer, "…" where parts are left out; a run-on list without
+    such parts, to the words around the answer (or the first word it says)."""
+    if len(sentence.split()) <= LONG_SENTENCE:
+        return sentence
+    parts = _comma_parts(sentence)
+    # The first part names the subject, unless it opens with a preposition ("In 2012,").
+    kept = [
+        (n == 0 and not _OPENER.match(part)) or bool(said & set(content_terms(part)))
+        for n, part in enumerate(parts)
+    ]
+    if not any(kept):
+        return sentence
+    out: list[str] = []
+    for part, keep in zip(parts, kept, strict=True):
+        if keep:
+            out.append(part)
+        elif not out or out[-1] != "…":
+            out[-1:] = [out[-1].rstrip(",;"), "…"] if out else ["…"]
+    cut = " ".join(out)
+    return cut if len(cut.split()) <= RUN_ON else _around(cut, said, answer)
+
+
+def _comma_parts(sentence: str) -> list[str]:
+    """The sentence split after its commas and semicolons that no parenthesis holds."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(sentence):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char in ",;" and depth <= 0 and sentence[at + 1 : at + 2] == " ":
+            parts.append(sentence[start : at + 1])
+            start = at + 2
+    return [*parts, sentence[start:]]
+
+
+def _around(text: str, said: set[str], answer: str) -> str:
+    """The words around the answer, or the first word of `said`, in a run-on text."""
+    words = text.split()
+    at = text.find(answer) if answer else -1
+    first = len(text[:at].split()) if at >= 0 else None
+    if first is None:
+        first = next((n for n, w in enumerate(words) if said & set(content_terms(w))), 0)
+    start = max(0, first - RUN_ON // 2)
+    window = " ".join(words[start : start + RUN_ON])
+    return f"{'… ' if start else ''}{window}{' …' if start + RUN_ON < len(words) else ''}"
 
 
 def _register(hit: dict[str, Any], ledger: _Ledger) -> Passage:

@@ -24,6 +24,7 @@ from toolweave.language.answers import (
     both_named,
     is_year,
     life_event,
+    named_as,
     played,
     plays,
     role_asked,
@@ -33,6 +34,8 @@ from toolweave.language.answers import (
     value_after,
 )
 from toolweave.language.questions import (
+    PERSON_NOUNS,
+    PLACE_NOUNS,
     Expected,
     content_terms,
     content_words,
@@ -51,6 +54,8 @@ TYPED = 0.2
 EVIDENCE = 6  # sentences kept as the evidence an LLM reads
 CANDIDATES = 5  # answers an LLM chooses from
 _LIFE = {"born": "birth", "birth": "birth", "die": "death", "death": "death"}  # asked stems
+_KIND_NOUNS = {"person": PERSON_NOUNS, "place": PLACE_NOUNS}
+MIN_SUPPORT = 2  # words of the question a sentence of another hop must say to be cited
 HOLDS = 0.5  # the share of the asked attribute a thing's sentences must say for a yes
 
 
@@ -156,7 +161,7 @@ def _extract(
     ranked = _ranked(question, given, expected, found, weights)
     if not ranked or ranked[0].score - RELEVANCE * ranked[0].sentence.score < MIN_COVERAGE:
         return []
-    return [_short(question, c, weights) for c in ranked[:CANDIDATES]]
+    return [_short(question, given, c, found, weights) for c in ranked[:CANDIDATES]]
 
 
 def _ranked(
@@ -209,14 +214,32 @@ def _name_words(question: str) -> list[set[str]]:
     return [n for n in names if n]
 
 
-def _short(question: str, scored: _Scored, weights: dict[str, float]) -> Short:
+def _short(
+    question: str,
+    given: str,
+    scored: _Scored,
+    found: list[_Sentence],
+    weights: dict[str, float],
+) -> Short:
     sentence, link = scored.sentence, scored.link
-    chain = [(link.text, link.passage.source)] if link is not None else []
     covered = sentence.terms | (link.terms if link is not None else set())
     missing = [w for w in content_words(question) if stem(w) not in covered]
     missing.sort(key=lambda w: -weights.get(stem(w), 0.0))  # the rarest first
+    link = link or _support(sentence, covered, f"{question} {given}", found)
+    chain = [(link.text, link.passage.source)] if link is not None else []
     source = sentence.passage.source
     return Short(scored.span, source, [*chain, (sentence.text, source)], missing)
+
+
+def _support(
+    sentence: _Sentence, covered: set[str], said: str, found: list[_Sentence]
+) -> _Sentence | None:
+    """The sentence of another passage that says the most of what the answer's sentence
+    leaves out, of the question as asked and as first asked: the other hop, cited too."""
+    left = set(content_terms(said)) - covered
+    others = [s for s in found if s.passage.source != sentence.passage.source]
+    best = max(others, key=lambda s: (len(left & s.terms), s.score), default=None)
+    return best if best is not None and len(left & best.terms) >= MIN_SUPPORT else None
 
 
 def _subject(passage: Passage) -> str:
@@ -262,6 +285,9 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str], ro
         fit += 0.3
     elif expected.noun and expected.noun in kinds.get(span.lower(), ""):
         fit += TYPED
+    wanted = ({expected.noun} | _KIND_NOUNS.get(expected.kind, set())) - {""}
+    if wanted and (noun := named_as(span, sentence)):
+        fit += TYPED if noun in wanted else -TYPED  # "the album Night Tide" is an album
     if expected.sort and span.islower():
         fit += TYPED  # a sort named in plain words, not a proper name that holds the noun
     if used_as_adjective(span, sentence):

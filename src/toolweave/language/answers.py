@@ -157,6 +157,14 @@ def played(span: str, sentence: str) -> bool:
     return re.search(acting + re.escape(span), sentence) is not None
 
 
+def named_as(span: str, sentence: str) -> str:
+    """The common noun a sentence names the span by, "album" in "the album Night Tide";
+    "" when it names it by none."""
+    at = sentence.find(span)
+    match = re.search(r"\b(?:the|a|an|his|her|their|its)\s+([a-z]+)\s+$", sentence[:at])
+    return match.group(1).removesuffix("s") if at > 0 and match else ""
+
+
 def after_place_word(span: str, sentence: str) -> bool:
     """Whether the span follows "in", "at", "near" or "from", perhaps with a word between ("in
     midtown Manhattan"): a place, likely."""

@@ -203,7 +203,7 @@ _ALIKE = (
     "educated attended studied graduated alumnus",
     "author wrote written writer",
     "creator created",
-    "performer performed sang singer recorded",
+    "performer performed sang singer",
     "producer produced",
     "director directed",
     "founder founded established",
