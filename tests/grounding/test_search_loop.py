@@ -33,14 +33,22 @@ def embedder() -> OnnxEmbedder:
     return OnnxEmbedder()
 
 
-@pytest.fixture
-async def gateway(tmp_path: Path, embedder: OnnxEmbedder) -> AsyncIterator[SearchGateway]:
+async def open_gateway(
+    tmp_path: Path, embedder: OnnxEmbedder, paragraphs: list[tuple[str, str]]
+) -> SearchGateway:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(
-        "".join(json.dumps({"title": t, "text": x, "url": f"local:{t}"}) + "\n" for t, x in CORPUS)
+        "".join(
+            json.dumps({"title": t, "text": x, "url": f"local:{t}"}) + "\n" for t, x in paragraphs
+        )
     )
     local = await LocalProvider.open(corpus, embedder, tmp_path / "state")
-    running = SearchGateway({"local": local}, {"web": ["local"]})
+    return SearchGateway({"local": local}, {"web": ["local"]})
+
+
+@pytest.fixture
+async def gateway(tmp_path: Path, embedder: OnnxEmbedder) -> AsyncIterator[SearchGateway]:
+    running = await open_gateway(tmp_path, embedder, CORPUS)
     yield running
     await running.aclose()
 
@@ -73,3 +81,25 @@ async def test_an_llm_decides_when_the_evidence_suffices(
     assert trail.queries == [QUESTION, "Who was the drummer of Rush?", "Rush drummer"]
     assert trail.stopped == "the evidence suffices"
     assert "Counterparts is the fifteenth" in server.requests[0][2]["messages"][-1]["content"]
+
+
+async def test_of_two_likely_bridges_the_one_whose_question_is_answered(
+    tmp_path: Path, embedder: OnnxEmbedder
+) -> None:
+    album = (
+        "Northern Lights is a 1990 album by the band Ice Harbor and Frost Line, who released it."
+    )
+    paragraphs = [
+        ("Northern Lights (album)", album),
+        ("Frost Line", "Frost Line is a band from Oslo. Its drummer was Tom Vale."),
+        ("Ice Harbor", "Ice Harbor is a band from Bergen known for long tours."),
+    ]
+    question = "Who was the drummer of the band that released the album Northern Lights?"
+    gateway = await open_gateway(tmp_path, embedder, paragraphs)
+    try:
+        trail = await planning_search(question, gateway, embedder, per_round=1, max_rounds=3)
+    finally:
+        await gateway.aclose()
+    # Ice Harbor reads as the likelier band, but only Frost Line's question has an answer.
+    assert [b.text for b in trail.bridges] == ["Frost Line"]
+    assert trail.short is not None and trail.short.text == "Tom Vale"

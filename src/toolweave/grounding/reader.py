@@ -81,6 +81,7 @@ class Short:
     chain: list[tuple[str, int]] = field(default_factory=list)  # sentences leading to it
     # The question's words its evidence does not cover: what a next search should ask for.
     missing: list[str] = field(default_factory=list)
+    score: float = 0.0  # how well its evidence answers (of an extracted span; else 0)
 
 
 @dataclass
@@ -228,7 +229,7 @@ def _short(
     link = link or _support(sentence, covered, f"{question} {given}", found)
     chain = [(link.text, link.passage.source)] if link is not None else []
     source = sentence.passage.source
-    return Short(scored.span, source, [*chain, (sentence.text, source)], missing)
+    return Short(scored.span, source, [*chain, (sentence.text, source)], missing, scored.score)
 
 
 def _support(

@@ -31,6 +31,7 @@ from toolweave.models.base import LLM, Embedder, Message
 from toolweave.models.structured import complete_json
 
 NAME = re.compile(r"\b[A-Z][\w'.-]+(?:\s+(?:of|the|de|and)?\s*[A-Z][\w'.-]+)*")
+BRIDGES = 2  # the likeliest described things a chained question is tried with
 NEXT_STEP_SCHEMA = {
     "type": "object",
     "properties": {"sufficient": {"type": "boolean"}, "next_query": {"type": "string"}},
@@ -86,7 +87,7 @@ async def planning_search(
         if not await _compress(query, new, embedder, trail, keep):
             trail.stopped = "a round found nothing new"
             break
-        if (resolved := await _resolve(trail, embedder)) is not None:
+        if (resolved := await _resolve(trail, gateway, embedder, per_round)) is not None:
             query, unread = resolved, True  # the question now names what it described
             continue
         unread = False
@@ -113,19 +114,40 @@ async def planning_search(
     return trail
 
 
-async def _resolve(trail: SearchTrail, embedder: Embedder) -> str | None:
+async def _resolve(
+    trail: SearchTrail, gateway: SearchGateway, embedder: Embedder, per_round: int
+) -> str | None:
     """The question with the thing it describes named, once the results name it ("Who is the
     spouse of Vivien Leigh?" for "... of the actress who plays Scarlett"); None when it
-    describes nothing or the results do not say what."""
+    describes nothing or the results do not say what. Of the two likeliest things, the one
+    whose question the search then answers best."""
     chain = split_chain(trail.question)
     if chain is None:
         return None
-    bridge = (await read(chain.inner, passages_of(trail.results), embedder)).short
-    if bridge is None or bridge.text.lower() in trail.question.lower():
+    reading = await read(chain.inner, passages_of(trail.results), embedder)
+    asked = trail.question.lower()
+    bridges = [c for c in reading.candidates if c.text.lower() not in asked][:BRIDGES]
+    if not bridges or bridges[0] is not reading.short:
         return None
+    scores = [
+        await _answered(chain.outer.format(b.text), trail, gateway, embedder, per_round)
+        for b in bridges
+    ]
+    bridge = max(zip(bridges, scores, strict=True), key=lambda pair: pair[0].score + pair[1])[0]
     trail.bridges.append(bridge)
     trail.question = chain.outer.format(bridge.text)
     return trail.question
+
+
+async def _answered(
+    question: str, trail: SearchTrail, gateway: SearchGateway, embedder: Embedder, per_round: int
+) -> float:
+    """How well a search for `question` answers it, with what was found so far."""
+    response = await gateway.search(
+        SearchRequest(query=question[:MAX_QUERY_CHARS], max_results=per_round)
+    )
+    short = (await read(question, passages_of(trail.results + response.results), embedder)).short
+    return short.score if short is not None else 0.0
 
 
 def passages_of(results: list[SearchResult]) -> list[Passage]:
