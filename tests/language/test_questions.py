@@ -74,6 +74,21 @@ def test_odd_questions_get_a_kind_and_no_error(text: str) -> None:
             "Who is the author of House of the Spirits?",
         ),
         ("The ferry docks at an island near the Aegean coast that has how many people?", None),
+        # The question's own verb is not the description's ("When did ... die?").
+        (
+            "When did the sailor who first crossed the Tasman Sea by kayak die?",
+            "Who is the sailor who first crossed the Tasman Sea by kayak?",
+        ),
+        # A description may open the question; a capitalised "The X of Y" is a name.
+        (
+            "The painter who drew Blue Harbour is a member of which academy?",
+            "Who is The painter who drew Blue Harbour?",
+        ),
+        ("The Siege of Acre was fought by which army?", None),
+        (
+            "Who married the founder of weekly newspaper The Evening Lamp?",
+            "Who is the founder of weekly newspaper The Evening Lamp?",
+        ),
         (
             "In 1984 the singer of Thriller won a Grammy award for which album?",
             "Who is the singer of Thriller?",

@@ -52,7 +52,7 @@ PERSON_NOUNS = frozenset(
     "guitarist drummer bassist vocalist rapper comedian dancer journalist editor designer "
     "architect engineer inventor explorer lawyer judge senator governor mayor minister "
     "commander monarch chairman executive presenter broadcaster playwright screenwriter "
-    "lyricist conductor pianist violinist".split()
+    "lyricist conductor pianist violinist painter sculptor photographer sailor".split()
 )
 NUMBER_NOUNS = frozenset("number amount population percentage age".split())
 DATE_NOUNS = frozenset("date birthday day".split())
@@ -239,13 +239,23 @@ _NAMED = (
 )
 _DESCRIBED = (
     re.compile(
-        r"\bthe\s+(?:(?!of\b|the\b|who\b|that\b|which\b|where\b)[\w'-]+\s+){1,3}?"
+        r"\b[Tt]he\s+(?:(?!of\b|the\b|who\b|that\b|which\b|where\b)[\w'-]+\s+){1,3}?"
         r"(?:who|that|which|where|whose)\s+[^?,;]+"
     ),
-    re.compile(rf"\bthe\s+(?:(?!of\b|the\b)[\w-]+\s+){{0,2}}?[\w-]+\s+of\s+{_NAMED}"),
+    # "the publisher of abolitionist newspaper The North Star": a few words before the name.
+    re.compile(
+        rf"\b[Tt]he\s+(?:(?!of\b|the\b)[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*\s+of\s+(?:[a-z]+\s+){{0,2}}"
+        rf"{_NAMED}"
+    ),
     re.compile(r"\b[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*(?:'s|’s)\s+[a-z]+"),
 )
 
+_SUBJECT_END = re.compile(r"\s+(?:is|was|are|were)\s+")
+# A common noun before a title: the description before it stopped short of the whole name.
+_CUT = re.compile(
+    r"\s+(?:film|movie|album|song|single|novel|book|band|series|show|game|play|opera|magazine|"
+    r"newspaper)\s+[A-Z0-9]"
+)
 # What the question asks, inside a phrase that looks like a description: "the Las Vegas Strip
 # that has how many rooms", "the academy award for which film" are the question itself.
 _ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what)\b|\bwhich\s+[\w-]+\s*$", re.I)
@@ -264,23 +274,23 @@ def split_chain(question: str) -> Chain | None:
     """The innermost description in the question and the question around it, or None when
     the question names everything it asks about."""
     whole = question.strip().rstrip("?")
-    found = [
-        (m.start(), m.group(0).strip())
-        for pattern in _DESCRIBED
-        for m in pattern.finditer(question)
-        if m.group(0).strip() != whole and not _ASKING.search(m.group(0))
-    ]
+    matches = [(m.start(), m.group(0).strip()) for p in _DESCRIBED for m in p.finditer(question)]
+    # One that opens the question ends at the question's own verb: "The actor who plays
+    # Copper in Fox and the Hound | is a character in which film?"
+    matches = [(a, _SUBJECT_END.split(d, maxsplit=1)[0] if a == 0 else d) for a, d in matches]
+    found = [(a, d) for a, d in matches if d != whole and not _ASKING.search(d)]
     # The one that starts last is innermost: "the spouse of the actress who ..." holds it. A
     # name cut short ("the director of Hollywood film 7th Heaven") is no description.
-    cut = re.compile(r"\s+[a-z]+\s+[A-Z0-9]")
-    whole_names = [(a, d) for a, d in found if not cut.match(question, a + len(d))]
+    whole_names = [(a, d) for a, d in found if not _CUT.match(question, a + len(d))]
     if not whole_names:
         return None
     start, described = max(whole_names)
     # "the band that recorded Ventara formed": the last verb is the question's ("was ...
     # formed"), not the description's, unless an auxiliary goes with it ("is located").
     *_, before, last = described.split() if len(described.split()) > 3 else ["", "", ""]
-    if (last.endswith("ed") or last == "born") and before.lower() not in _AUXILIARIES:
+    asks_did = re.search(r"\b(?:did|does|do)\s+$", question[:start]) is not None
+    ends_with_verb = last.endswith("ed") or last == "born" or asks_did  # "When did ... die?"
+    if ends_with_verb and last.islower() and before.lower() not in _AUXILIARIES:
         described = described[: -len(last)].rstrip()
     outer = question[:start] + "{}" + question[start + len(described) :]
     if not content_words(outer.replace("{}", "")):
