@@ -53,12 +53,16 @@ def sentences(text: str, *, lines: bool = True, min_chars: int = 3) -> list[str]
 
 
 def split_sentences(text: str) -> list[str]:
-    """A document's sentences of three words or more, markdown headings and bullets unmarked."""
+    """A document's sentences of three words or more, markdown headings and bullets unmarked,
+    without a wiki's note marks ("quality.[citation needed] The", "2015[update]", "[3]": they
+    would read as the answer's own citations)."""
     text = re.sub(r"^#+\s*", "", text, flags=re.MULTILINE)
+    text = _NOTE_MARK.sub("", text)
     parts = (p.lstrip("-* ") for p in sentences(text, lines=False))
     return [p for p in parts if len(p.split()) >= 3]
 
 
+_NOTE_MARK = re.compile(r"\[(?:citation needed|update|\d{1,3})\]")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 
 
