@@ -72,7 +72,10 @@ def test_split_sentences() -> None:
         "Second one is too!",
         "a bullet point item",
     ]
-    wiki = "Roads were poor.[citation needed] As of 2015[update], the town had 12 shops.[3] It grew fast."
+    wiki = (
+        "Roads were poor.[citation needed] As of 2015[update], the town had 12 shops.[3] "
+        "It grew fast."
+    )
     assert split_sentences(wiki) == [
         "Roads were poor.",
         "As of 2015, the town had 12 shops.",
