@@ -298,18 +298,25 @@ def _fit(span: str, sentence: str, expected: Expected, kinds: dict[str, str], ro
     if expected.kind == "number" and not is_year(span) and _counts(span, sentence, expected):
         fit += 0.3
     if expected.kind == "person":
-        fit += 0.1 if 2 <= len(words) <= 4 else 0.0
-        fit -= 0.3 if unlike_a_person(span) else 0.0
-        if role:  # the actor, not another part: "Amy Poehler as Leslie Knope"
-            fit += 0.3 if plays(span, sentence, role) else -0.3 if played(span, sentence) else 0
-        if (about := kinds.get(span.lower())) is not None:
-            # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
-            fit += TYPED if about_a_person(about) else -TYPED
+        fit += _person_fit(span, sentence, kinds, role)
     if expected.kind == "place" and after_place_word(span, sentence):
         fit += 0.15
     asked_event = {_LIFE[t] for t in expected.terms if t in _LIFE}
     if expected.kind in ("date", "year") and asked_event and (said := life_event(span, sentence)):
         fit += TYPED if said in asked_event else -TYPED  # "died 1980" is no birth date
+    return fit
+
+
+def _person_fit(span: str, sentence: str, kinds: dict[str, str], role: str) -> float:
+    """How much the span looks like somebody: two to four names, no title or organisation,
+    the actor of the asked part, a passage of its own about a person."""
+    fit = 0.1 if 2 <= len(span.split()) <= 4 else 0.0
+    fit -= 0.3 if unlike_a_person(span) else 0.0
+    if role:  # the actor, not another part: "Amy Poehler as Leslie Knope"
+        fit += 0.3 if plays(span, sentence, role) else -0.3 if played(span, sentence) else 0
+    if (about := kinds.get(span.lower())) is not None:
+        # Its own passage says whether it is somebody: "(born 1947)", "was an actress".
+        fit += TYPED if about_a_person(about) else -TYPED
     return fit
 
 

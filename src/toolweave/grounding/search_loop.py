@@ -129,11 +129,13 @@ async def _resolve(
     bridges = [c for c in reading.candidates if c.text.lower() not in asked][:BRIDGES]
     if not bridges or bridges[0] is not reading.short:
         return None
-    scores = [
-        await _answered(chain.outer.format(b.text), trail, gateway, embedder, per_round)
-        for b in bridges
-    ]
-    bridge = max(zip(bridges, scores, strict=True), key=lambda pair: pair[0].score + pair[1])[0]
+    bridge = bridges[0]
+    if len(bridges) > 1:  # one thing alone needs no trial search
+        scores = [
+            await _answered(chain.outer.format(b.text), trail, gateway, embedder, per_round)
+            for b in bridges
+        ]
+        bridge = max(zip(bridges, scores, strict=True), key=lambda p: p[0].score + p[1])[0]
     trail.bridges.append(bridge)
     trail.question = chain.outer.format(bridge.text)
     return trail.question
