@@ -182,3 +182,13 @@ def test_a_task_id_used_twice_is_refused(tmp_path: Path) -> None:
         load_tasks(tmp_path / "cases.yaml")
     (tmp_path / "cases.yaml").write_text("tasks:\n" + task)
     assert [t.id for t in load_tasks(tmp_path / "cases.yaml")] == ["a"]
+
+
+def test_an_effect_with_a_misspelt_key_is_refused(tmp_path: Path) -> None:
+    """Else the misspelt check would be ignored and the effect hold whatever the run did."""
+    task = "  - {id: a, split: dev, kind: write, asks: [x], calls: [], effects: [%s]}\n"
+    (tmp_path / "cases.yaml").write_text("tasks:\n" + task % "{entity: Bob, observation: [x]}")
+    with pytest.raises(InputError, match="task a: unknown effect or key"):
+        load_tasks(tmp_path / "cases.yaml")
+    (tmp_path / "cases.yaml").write_text("tasks:\n" + task % "{entity: Bob, observations: [x]}")
+    assert [t.id for t in load_tasks(tmp_path / "cases.yaml")] == ["a"]

@@ -160,6 +160,14 @@ def test_an_sql_parameter_takes_the_statement_the_clause_spells_out() -> None:
     assert bound(write, "add to the users table: name Bob, city Lyon") == {
         "query": "INSERT INTO users (name, city) VALUES ('Bob', 'Lyon')"
     }
+    # A quoted text is a row's value, never the statement: "comment 'Fast'" is no SQL.
+    assert bound(write, "add a row to users with name Bob and the comment 'Fast'") == {
+        "query": "INSERT INTO users (name, comment) VALUES ('Bob', 'Fast')"
+    }
+    assert bound(write, "note 'Fast delivery' in the database") == {}
+    assert bound(write, "run 'DELETE FROM users WHERE id = 3'") == {
+        "query": "DELETE FROM users WHERE id = 3"
+    }
 
 
 def test_a_file_is_no_folder_and_a_folder_no_file() -> None:

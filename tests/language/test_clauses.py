@@ -205,6 +205,22 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Get the delivery time. In addition, update the shipment. Thank you!",
             ["Get the delivery time.", "update the shipment."],
         ),
+        (
+            "Convert 11:00 Kolkata time to Shanghai time, please.",
+            ["Convert 11:00 Kolkata time to Shanghai time"],
+        ),
+        # A copy is a reading and a writing of what was read.
+        (
+            "copy the error entry from /a/s.log into a new file /a/e.txt",
+            ["read the error entry from /a/s.log", "save it to a new file /a/e.txt"],
+        ),
+        ("copy /a/n.txt to /a/b.txt", ["read /a/n.txt", "save it to /a/b.txt"]),
+        ("copy the users table to a csv", ["copy the users table to a csv"]),
+        # What a new thing is, said after it: one request.
+        (
+            'add a project called "Heron" to memory; it starts in April',
+            ['add a project called "Heron" to memory; it starts in April'],
+        ),
     ],
 )
 def test_lists_relative_clauses_conditions_and_thanks(question: str, clauses: list[str]) -> None:

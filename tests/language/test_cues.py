@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.language.cues import searchable
+from toolweave.language.cues import lines_asked, names_again, searchable
 
 
 @pytest.mark.parametrize(
@@ -20,3 +20,26 @@ from toolweave.language.cues import searchable
 )
 def test_the_request_wrapper_is_not_searched(text: str, searched: str) -> None:
     assert searchable(text) == searched
+
+
+def test_a_thing_named_before_asked_for_again() -> None:
+    earlier = "What did commit HEAD~2 of /r introduce?"
+    assert names_again("Show me that commit.", earlier)
+    assert not names_again("Show me the latest commit.", earlier)
+    assert not names_again("Show me that branch.", earlier)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("find the ERROR line in /srv/server.log", "ERROR"),
+        ("read the error entries of a.log", "error"),
+        ("show the lines mentioning timeout in a.log", "timeout"),
+        ('all lines with "WARN" in a.log', "WARN"),
+        ("the first 3 lines of todo.md", ""),  # a count, not a word
+        ("the last line of todo.md", ""),
+        ("read /srv/a.log", ""),
+    ],
+)
+def test_the_lines_a_clause_asks_for(text: str, word: str) -> None:
+    assert lines_asked(text) == word

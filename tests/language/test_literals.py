@@ -11,6 +11,7 @@ import pytest
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
 from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
+from toolweave.language.parameters import is_statement
 from toolweave.language.spans import ground, snap, written_from
 from toolweave.language.values import read_values
 from toolweave.types import ToolSpec
@@ -157,9 +158,24 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("check out the branch v2") and asks_to_change("check out hotfix-3")
     assert not asks_to_change("check out http://example.org/menu")
     assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
+    assert asks_to_change("open a new branch v2 in /r") and not asks_to_change("open /srv/a.txt")
+    assert asks_to_change("set up the nested folders /srv/a/b") and asks_to_change(
+        "set up a table for suppliers"
+    )
+    assert asks_to_change("record some feedback: rating 4") and asks_for_action(
+        ToolSpec(server="db", name="write_query", description="Execute an INSERT query."),
+        "record some feedback: rating 4",
+    )
     assert asks_to_change("branch v2 off main in /r") and not asks_to_change(
         "branch v2 has 3 commits"
     )
+
+
+def test_a_statement_of_a_kind_the_parameter_does_not_take_is_none() -> None:
+    writes = ("insert", "update", "delete")
+    assert is_statement("DELETE FROM orders WHERE id = 4", writes)
+    assert not is_statement("SELECT * FROM backup", writes)
+    assert is_statement("WITH a AS (SELECT 1) SELECT * FROM a", ("select",))
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

@@ -85,6 +85,11 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
         ]
     }
     assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}  # nothing known
+    assert made(ENTITIES, "remember a new project, Project Heron: starts in April") == {
+        "entities": [
+            {"name": "Project Heron", "entityType": "project", "observations": ["starts in April"]}
+        ]
+    }
     assert made({"entityNames": STRINGS}, "forget Bob and Alice") == {
         "entityNames": ["Bob", "Alice"]
     }
@@ -148,6 +153,11 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun
     assert pointing("fetch http://x.org/a.html", "tell me what it says") == ""  # a result
     assert pointing('echo "he said so"') == ""  # quoted: the user's text, no pointing
+    # Someone by a role alone, unless the request said the role before.
+    assert pointing("change that customer's email address in the database") == "that customer"
+    assert pointing("Please update the user's city for me.") == "the user"
+    assert pointing("which user has the email a@b.org", "what is the user's city") == ""
+    assert pointing("find the user called Bob") == ""
 
 
 def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:

@@ -196,3 +196,77 @@ def test_a_read_of_someone_named_by_the_column_their_kind_of_value_goes_to() -> 
 def made_with(text: str, known: Known) -> str | None:
     found = statement(text, known=known)
     return found[0] if found else None
+
+
+def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
+    """The one column named, the one value of its kind, and the row by the other value's
+    column; one value short, or a column of neither's kind, and nothing is made."""
+    columns = {"staff": ["id", "name", "town", "salary"]}
+    given = [("name", "Ana Lima"), ("place", "Graz")]
+    known = Known(held=["staff"], columns=columns, values=given)
+    for text in (
+        "Ana Lima moved to Graz, please update her town in the staff table",
+        "set town = Graz for Ana Lima in staff",
+    ):
+        sql = made_with(text, known)
+        assert sql == "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
+    db.execute(sql or "")
+    assert db.execute("SELECT town FROM staff WHERE name = 'Ana Lima'").fetchone() == ("Graz",)
+    # A name read as a place ("for Ana Lima") changes nothing: the value is the one after "=".
+    confused = Known(
+        held=["staff"], columns=columns, values=[("place", "Ana Lima"), ("name", "Graz")]
+    )
+    assert made_with("set town = Graz for Ana Lima in staff", confused) == (
+        "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
+    )
+    assert made_with("update the town of Ana Lima in staff", confused) is None
+    one = Known(held=["staff"], columns=columns, values=given[:1])
+    assert made_with("update Ana Lima's town in the staff table", one) is None
+    assert made_with("Ana Lima moved to Graz, update her salary in staff", known) is None
+
+
+def test_a_row_listed_with_the_before_a_column_and_a_verb_that_records(
+    db: sqlite3.Connection,
+) -> None:
+    known = Known(held=["staff"])
+    for text in (
+        "add a row to staff with name Gus, town Cork and the salary 7",
+        "record some staff: name Gus, town Cork, salary 7",
+    ):
+        assert made_with(text, known) == (
+            "INSERT INTO staff (name, town, salary) VALUES ('Gus', 'Cork', 7)"
+        )
+
+
+def test_which_row_has_the_most_is_the_row_not_the_value(db: sqlite3.Connection) -> None:
+    known = Known(held=["staff"], columns={"staff": ["id", "name", "town", "salary"]})
+    sql = made_with("in the staff table, which person has the lowest salary?", known)
+    assert sql == "SELECT * FROM staff ORDER BY salary ASC LIMIT 1"
+    assert db.execute(sql or "").fetchone()[1] == "Cy Park"
+    lowest = made_with("what is the lowest salary in the staff table?", known)
+    assert lowest == "SELECT MIN(salary) FROM staff"
+
+
+def test_a_domain_names_no_table() -> None:
+    known = Known(held=["staff"])
+    assert made_with("who in staff has an address at example.com?", known) == "SELECT * FROM staff"
+
+
+def test_two_tables_named_are_joined_by_the_id_one_holds(db: sqlite3.Connection) -> None:
+    db.executescript(
+        "CREATE TABLE shifts (id INTEGER PRIMARY KEY, staff_id INTEGER, day TEXT);"
+        "INSERT INTO shifts (staff_id, day) VALUES (1, 'Mon'), (2, 'Tue'), (1, 'Fri');"
+    )
+    columns = {"staff": ["id", "name", "town", "salary"], "shifts": ["id", "staff_id", "day"]}
+    known = Known(held=["staff", "shifts"], columns=columns, values=[("name", "Ana Lima")])
+    sql = made_with("which days does Ana Lima work? (staff and shifts tables)", known)
+    assert sql == (
+        "SELECT shifts.* FROM shifts JOIN staff ON shifts.staff_id = staff.id"
+        " WHERE staff.name = 'Ana Lima'"
+    )
+    assert [row[2] for row in db.execute(sql or "")] == ["Mon", "Fri"]
+    # One table named: no join is guessed.
+    alone = Known(held=["staff"], columns={"staff": columns["staff"]}, values=known.values)
+    assert made_with("Ana Lima's town in staff?", alone) == (
+        "SELECT * FROM staff WHERE name = 'Ana Lima'"
+    )

@@ -138,6 +138,10 @@ def test_the_place_of_a_role() -> None:
             [("waiting for the logo", "logo received")],
         ),
         ('set the status in /a/plan.txt from "draft" to "final"', [("draft", "final")]),
+        (
+            'edit /a/todo.md so that "- [ ] call" becomes "- [x] call"',
+            [("- [ ] call", "- [x] call")],
+        ),
     ],
 )
 def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
@@ -150,6 +154,11 @@ def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
 def test_text_after_a_labelled_colon_is_said() -> None:
     said = ex.said_in("stage app.py and commit it, message: Add --imperial flag")
     assert [q.value for q in said] == ["Add --imperial flag"]
+    for text in (
+        "create /a/r.txt with this line: Call Priya on Monday",
+        "put the following text: Call Priya on Monday in /a/r.txt",
+    ):
+        assert [q.value for q in ex.said_in(text)] == ["Call Priya on Monday"]
 
 
 def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:

@@ -365,3 +365,14 @@ def test_a_deletion_takes_no_list_from_a_result() -> None:
     question = "the peanut allergy note on Bob is wrong, delete it"
     steps = [("the peanut allergy note on Bob is wrong", nodes), ("delete it", delete)]
     assert linked_steps(question, *steps)[1].arguments == {}
+
+
+def test_the_lines_a_clause_asks_for_are_what_is_passed_on() -> None:
+    """ "the ERROR line": the reference keeps those lines of the result, as the words say."""
+    read = tool("fs", "read_text_file", {"path": "string"})
+    write = tool("fs", "write_file", {"path": "string", "content": "string"})
+    question = "find the ERROR line in /srv/server.log and save it to /srv/errors.txt"
+    steps = (("find the ERROR line in /srv/server.log", read), ("save it to /srv/errors.txt", write))
+    tools = {read.key: read, write.key: write}
+    linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
+    assert linked.steps[1].arguments["content"] == "{{s1.result | lines:ERROR}}"

@@ -171,3 +171,14 @@ def test_long_key_lists_are_cut_short() -> None:
     with pytest.raises(UnresolvedReference) as raised:
         resolve({"x": "{{s1.result.z}}"}, results)
     assert str(raised.value).endswith("k8, k9, … (5 more))")
+
+
+def test_the_lines_of_a_text_that_hold_a_word() -> None:
+    log = {"s1": "08:00 INFO up\n08:30 ERROR timeout\n08:31 error again\n08:32 ERRORS"}
+    assert resolve({"c": "{{s1.result | lines:ERROR}}"}, log) == {
+        "c": "08:30 ERROR timeout\n08:31 error again"
+    }
+    assert references("{{s1.result|lines:ERROR}}") == {"s1"}
+    # No line holds it: the step fails, nothing empty is passed on.
+    with pytest.raises(UnresolvedReference, match="no line of s1's result holds 'WARN'"):
+        resolve({"c": "{{s1.result | lines:WARN}}"}, log)

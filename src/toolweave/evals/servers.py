@@ -103,7 +103,29 @@ def load_tasks(path: Path) -> list[Task]:
     if twice := sorted({i for i in ids if ids.count(i) > 1}):
         # A task id names one task: `--task` and the comparison of runs go by it.
         raise InputError(f"{path}: task id(s) used twice: {twice}")
+    for task in tasks:
+        for effect in task.effects:
+            _check_keys(path, task.id, effect)
     return tasks
+
+
+# The keys each kind of effect may have (the first is the one that names the kind): a misspelt
+# key would otherwise be ignored and its effect always hold.
+_EFFECT_KEYS = {
+    "file": {"text", "contains", "absent"},
+    "directory": {"absent"},
+    "sql": {"rows", "table"},
+    "entity": {"observations", "absent"},
+    "relation": {"absent"},
+    "git": {"name", "paths", "message"},
+}
+
+
+def _check_keys(path: Path, task: str, effect: dict[str, Any]) -> None:
+    kind = next((k for k in _EFFECT_KEYS if k in effect), None)
+    extra = set(effect) - {kind, *_EFFECT_KEYS.get(kind or "", ())}
+    if kind is None or extra:
+        raise InputError(f"{path}: task {task}: unknown effect or key(s) in {effect}")
 
 
 async def run_servers_eval(

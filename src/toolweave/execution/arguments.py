@@ -26,6 +26,7 @@ from toolweave.language.parameters import (
     names_a_thing,
     options,
     param_kind,
+    sql_kinds,
     takes_sql,
 )
 from toolweave.language.spans import HIDDEN, ground, snap, written_from
@@ -179,10 +180,10 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
             continue
         if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
             invented.append(readable_name(name))
-    for name, origin in filled.origins.items():  # the model's SQL must be SQL
-        value = filled.arguments.get(name)
-        written = origin in ("chosen", "generated") and takes_sql(name, properties.get(name, {}))
-        if written and not (isinstance(value, str) and is_statement(value)):
+    for name, origin in filled.origins.items():  # the model's SQL must be SQL of a kind asked
+        value, prop = filled.arguments.get(name), properties.get(name, {})
+        written = origin in ("chosen", "generated") and takes_sql(name, prop)
+        if written and not (isinstance(value, str) and is_statement(value, sql_kinds(name, prop))):
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
 

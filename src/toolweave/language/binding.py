@@ -21,6 +21,7 @@ from toolweave.language.parameters import (
     NUMERIC_KINDS,
     PAYLOAD_NAMES,
     ROLE_PREPOSITIONS,
+    is_statement,
     json_type,
     may_be_written,
     options,
@@ -112,12 +113,17 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         value, span = _place_in_role(name, kinds[name], values, pools) or _extract_one(
             name, kinds[name], properties[name], clause, pools, found_numbers
         )
+        if name in required and (sql := sql_kinds(name, properties[name])):
+            # A value is SQL only in a statement's shape: "comment 'Fast delivery'" is a row's.
+            if not (isinstance(value, str) and is_statement(value)):
+                value, span = statement(text, sql, _known(clause)) or (None, None)
+            if value is not None:
+                filled.put(name, value, "extracted", span)
+            continue
         if value is None and name.lower() in PAYLOAD_NAMES and pools["said"]:
             value, span = pools["said"].pop(0)
         if value is None and name in required and kinds[name] == "string":
             value, span = _named(name, text, {h.value for h in clause.held})
-        if value is None and name in required and (sql := sql_kinds(name, properties[name])):
-            value, span = statement(text, sql, _known(clause)) or (None, None)
         if value is not None:
             filled.put(name, value, "extracted", span)
         elif (

@@ -29,10 +29,11 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
-# A piece that is only a connective ("Then, find ...", "After that, ...") or thanks is no request.
+# A piece that is only a connective ("Then, find ...", "After that, ...") or thanks or "please"
+# (", please.") is no request.
 _CONNECTIVE = re.compile(
     r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly|"
-    r"additionally|in addition|moreover|furthermore|besides|"
+    r"additionally|in addition|moreover|furthermore|besides|please|"
     r"thanks?(?: you)?(?: (?:so|very) much| in advance)?)$",
     re.IGNORECASE,
 )
@@ -61,7 +62,8 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     )
     for sentence in pieces:
         condition = ""
-        for piece in [part for cut in _pieces(sentence) for part in _shared_verb(cut)]:
+        cuts = [part for cut in _pieces(sentence) for part in _shared_verb(cut)]
+        for piece in [part for cut in cuts for part in _copied(cut)]:
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!")):
                 continue
@@ -88,9 +90,9 @@ _STATEMENT = re.compile(
 
 
 # A sentence that goes on describing what the change before it makes: "Add a company called
-# Globex to memory; it is based in Springfield" is one request.
+# Globex to memory; it is based in Springfield", "...; it starts in April" is one request.
 _GOES_ON = re.compile(
-    r"^(?:it|he|she|they)(?:'s|'re|\s+(?:is|are|was|were|has|have|lives|works|likes))\b", re.I
+    r"^(?:it|he|she|they)(?:'s|'re|\s+(?:is|are|was|were|has|have|will|[a-z]+s))\b", re.I
 )
 
 
@@ -167,6 +169,24 @@ def _shared_verb(piece: str) -> list[str]:
         if (where or _valued(before)) and (locators_in(after) or named_places(after)):
             return [before, f"{verb[1]} {after}" if verb else after]
     return [piece]
+
+
+# "copy what notes.txt says into todo.md", "copy the error entry from a.log into errors.txt":
+# what to copy, then the file or page it goes to (the last "to" or "into" before a place).
+_COPY = re.compile(
+    r"^(?:please\s+)?copy\s+(?P<what>.+)\s+(?:into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file"
+    r"\s+)?\S*[/.]\S*?)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _copied(piece: str) -> list[str]:
+    """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
+    to errors.txt"; the text written is then what was read, never made up."""
+    match = _COPY.match(piece.strip())
+    if not match or not locators_in(match["what"]) or not locators_in(match["where"]):
+        return [piece]
+    return [f"read {match['what']}", f"save it to {match['where']}"]
 
 
 def _valued(text: str) -> bool:

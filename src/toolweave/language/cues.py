@@ -88,6 +88,35 @@ _POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
 
 
 _THESE = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
+# "the ERROR line", "the error entries", "lines mentioning timeout": the lines of a text that
+# hold a word, not the whole text.
+_LINES = re.compile(
+    r"\b(?:the|every|all|any)\s+(?P<a>\"[^\"]+\"|'[^']+'|[\w-]+)\s+(?:lines?|entr(?:y|ies))\b"
+    r"|\blines?\s+(?:that\s+|which\s+)?(?:contain(?:s|ing)?|mention(?:s|ing)?|with|hold(?:s|ing)?)"
+    r"\s+(?:the\s+word\s+)?(?P<b>\"[^\"]+\"|'[^']+'|[\w-]+)",
+    re.IGNORECASE,
+)
+_WHICH_LINES = {"first", "last", "next", "top", "bottom", "whole", "new", "same", "other"}
+_WHICH_LINES |= {"following", "previous", "final", "empty", "blank", "log", "a", "an", "the"}
+
+
+def lines_asked(clause: str) -> str:
+    """The word whose lines of a text the clause asks for ("find the ERROR line in server.log":
+    ERROR), or "": the first or last lines are a count, not a word."""
+    match = _LINES.search(clause)
+    word = (match["a"] or match["b"]).strip("\"'") if match else ""
+    return "" if word.lower() in _WHICH_LINES or word.isdigit() else word
+
+
+_THAT_THING = re.compile(r"\b(?:that|this|the same)\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+
+
+def names_again(clause: str, earlier: str) -> bool:
+    """Whether the clause points at a thing the clause before named ("What did commit HEAD~2
+    introduce? Show me that commit."): the same thing asked for again."""
+    match = _THAT_THING.search(clause)
+    noun = match["noun"].lower() if match else ""
+    return bool(noun) and re.search(rf"\b{noun}\b", earlier, re.IGNORECASE) is not None
 
 
 def points_at_values(clause: str) -> bool:
@@ -106,14 +135,14 @@ def refers_back(clause: str, *, possessive: bool = False) -> bool:
 # What a tool that changes something does, by the verb in its name, and the words a request for
 # it uses: "how many entities are there" asks for no delete_entities.
 _ACTIONS = {
-    "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace"},
+    "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace", "copy"},
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
     "update": {"update", "change", "modify", "edit", "set"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
     | {"save"},
-    "insert": {"insert", "add", "append", "put"},
+    "insert": {"insert", "add", "append", "put", "record"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
     "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
     "move": {"move", "rename", "mv", "relocate", "put"},
@@ -161,7 +190,15 @@ _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent
 _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
-    (re.compile(r"\bstart\s+(?=(?:a|an)\s+new\b)", re.I), "create "),  # "start a new branch"
+    # "start a new branch", "open a new branch", "set up the nested folders", "set up a table"
+    (
+        re.compile(
+            r"\b(?:start|open|set\s+up|spin\s+up)\s+(?=(?:a|an|the|some)\s+(?:new|nested|empty|fresh)\b)"
+            r"|\bset\s+up\s+(?=(?:a|an)\s)",
+            re.I,
+        ),
+        "create ",
+    ),
     (re.compile(r"^(\W*)branch\s+(?=\S+\s+(?:from|off)\b)", re.I), r"\1create branch "),
     # "check it out", "check out docs-fix": a branch; "check out http://..." reads a page.
     (

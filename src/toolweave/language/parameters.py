@@ -187,8 +187,13 @@ _STATEMENT = re.compile(
 )
 
 
-def is_statement(value: str) -> bool:
-    return _STATEMENT.match(value) is not None
+def is_statement(value: str, kinds: tuple[str, ...] = ()) -> bool:
+    """Whether the value has an SQL statement's shape, and is one of `kinds` if given (a SELECT
+    is no statement for a parameter that takes "an INSERT, UPDATE, or DELETE query")."""
+    if _STATEMENT.match(value) is None:
+        return False
+    first = value.split(None, 1)[0].lower()
+    return not kinds or first in kinds or (first == "with" and "select" in kinds)
 
 
 # Verbs of tools that change things: a plan never feeds them from steps it made up itself.

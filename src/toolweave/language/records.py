@@ -29,10 +29,10 @@ _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
-# "a company called Globex", "Globex: a company", "Globex, a company", "new company in memory:
-# Globex": what kind of thing it is.
+# "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
+# "new company in memory: Globex": what kind of thing it is.
 _KIND = r"(?P<kind>[a-z]+)"
-_KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+{_KIND}\s+(?:called|named)\s+$")
+_KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+(?:new\s+)?{_KIND}(?:\s+(?:called|named)\s+|\s*,\s*)$")
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
 _KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is)\s*(?:a|an)\s+{_KIND}\b")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
@@ -60,6 +60,11 @@ def names_in(clause: Clause) -> list[Quoted]:
 PERSON_WORDS = {"he", "him", "his", "she", "her", "hers"}
 _PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_WORDS)})\b", re.IGNORECASE)
 _WHO = re.compile(r"\bwho(?:se|m)?\b", re.IGNORECASE)
+# "change that customer's email", "update the user's city": someone by a role alone.
+_ROLE = r"(?:customer|user|client|person|contact|employee|guy|man|woman|member)"
+_SOMEONE = re.compile(
+    rf"\b(?:that|this)\s+{_ROLE}\b(?!\s+(?:called|named)\b)|\bthe\s+{_ROLE}(?=['’]s\b)", re.I
+)
 _THING = re.compile(
     r"^\W*what(?:'s|’s|\s+is)\s+(that|this|it)\s+(?:in|into|as|to)\b"
     r"|^\W*what\s+(?:time|date|day)\s+is\s+(that|this)\s+(?:in|into|as|to)\b",
@@ -70,13 +75,17 @@ _THING = re.compile(
 def unnamed_reference(clauses: list[Clause]) -> str:
     """The word a request points with at someone or something it never names ("remember that
     he likes coffee", "what's that in London time?"), or "": only a user can say who or what."""
+    before = ""
     for i, clause in enumerate(clauses):
         text = without_values(clause)  # a pronoun inside a quote or a path points at nothing
-        person = _PERSON.search(text)
-        # "the man who founded the company his father named": the person is said before.
-        said = _WHO.search(text[: person.start()]) if person else None
+        person = _PERSON.search(text) or _SOMEONE.search(text)
+        # "the man who founded the company his father named", "which user has ... and what is
+        # the user's city": the person is said before.
+        earlier = f"{before} {text[: person.start()]}" if person else ""
+        said = _WHO.search(earlier) or re.search(rf"\b{_ROLE}s?\b", earlier, re.I)
         if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
             return person.group()
+        before = f"{before} {text}"
     thing = _THING.search(clauses[0].text) if clauses else None
     return (thing.group(1) or thing.group(2)) if thing else ""
 

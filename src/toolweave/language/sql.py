@@ -26,10 +26,13 @@ _STRICT = r"'[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _NAME = r"[\w'’-]+(?:\s+[A-Z][\w'’-]*){0,3}"
 _VALUE = rf"(?:{_STRICT}|{_NAME})"
 _STRICT_VALUE = rf"(?:{_STRICT}|[A-Z]{_NAME})"
+# "at example.com", "notes.txt" name no table and column.
+_DOMAIN_ENDS = r"(?:com|org|net|edu|gov|io|co|uk|de|fr|txt|md|csv|json|log|py|html)"
 _TABLE = re.compile(
     rf"\b(?:the\s+)?(?P<a>{_IDENT})\s+table\b|\btable\s+(?:called\s+|named\s+)?(?P<b>{_IDENT})"
     rf"|\bcolumns?\s+(?:of|in|from)\s+(?:the\s+)?(?P<d>{_IDENT})"
-    rf"|(?<![\w.@/])(?P<c>{_IDENT})\.(?P<column>{_IDENT})\b(?![.@/-])"  # orders.amount
+    # orders.amount
+    rf"|(?<![\w.@/-])(?P<c>{_IDENT})\.(?!{_DOMAIN_ENDS}\b)(?P<column>{_IDENT})\b(?![.@/-])"
 )
 _INTO = re.compile(rf"\b(?:into|to|in)\s+(?:the\s+)?(?P<a>{_IDENT})\b")
 _NOT_TABLES = {"the", "a", "an", "new", "this", "that", "my", "which", "what", "each", "every"}
@@ -52,11 +55,12 @@ _PLURAL_COLUMN = re.compile(
     rf"\b(?P<p>(?P<c>{_IDENT}?)(?:(?<=i)es|s))\s+(?:in|of|from)\s+(?:the\s+)?{_IDENT}\s+table\b"
 )
 _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)?rows\b", re.I)
-# "name Frank O'Neil, email frank@x.org" or "name: Frank O'Neil": a column and its value.
+# "name Frank O'Neil, email frank@x.org" or "name: Frank O'Neil", "and the comment 'Fast'": a
+# column and its value.
 # A value in a list runs to the next comma, "and" or the end: "item Desk mat, amount 15.5".
 _LISTED = rf"(?:{_STRICT}|[\w'’.-]+(?:\s+(?!please\b|thanks?\b)[\w'’.-]+){{0,3}}?)"
 _PAIR = re.compile(
-    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
+    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?:the\s+)?(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
     r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
@@ -114,8 +118,10 @@ def statement(
         made = _insert(text, tables[:1], known)
     elif wanted == "select":
         made = _select(text, tables[:1], known)
+    elif wanted == "update":
+        made = _update(text, tables[:1], known)
     else:
-        made = {"update": _update, "delete": _delete}[wanted](text, tables[:1])
+        made = _delete(text, tables[:1])
     return (made, Span(start=0, end=len(text))) if made else None
 
 
@@ -129,7 +135,7 @@ def _kind(text: str) -> str:
         return "update"
     if _DELETE.search(text):
         return "delete"
-    if re.search(r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b", lowered):
+    if re.search(r"\b(?:add(?!\s+up\b)|insert|new\s+row|put|record)\b", lowered):
         return "insert"
     if re.search(r"\b(?:drop|truncate|alter|rename|clear|empty|wipe)\b", lowered):
         return "other"  # a change made here never: no statement at all
@@ -189,21 +195,58 @@ def _where(text: str) -> str | None:
 
 
 def _select(text: str, held: list[str], known: Known) -> str | None:
+    if joined := _join(text, known):
+        return joined
     table, where = _table(text, held), _where(text)
     if not table or where is None:
         return None
     columns = known.columns.get(table, ())
     where = where or _where_by_kind(columns, known.values)
     column = _column(text, table) or _one_said(text, columns)
-    what = "*"
+    what, order = "*", ""
     if _COUNT.search(text):
         what = "COUNT(*)"
     elif column and _plain(column):
         for function, words in _AGGREGATES.items():
-            if re.search(rf"\b(?:{words})\b", text, re.I):
+            if not re.search(rf"\b(?:{words})\b", text, re.I):
+                continue
+            if function in _ORDERS and _WHICH_ROW.search(text):
+                order = f" ORDER BY {column} {_ORDERS[function]} LIMIT 1"
+            else:
                 what = f"{function}({column})"
-                break
-    return f"SELECT {what} FROM {table}{where}"
+            break
+    return f"SELECT {what} FROM {table}{where}{order}"
+
+
+# "which order has the lowest amount" asks for the row, "what is the lowest amount" the value.
+_WHICH_ROW = re.compile(r"\b(?:which|who)\b", re.I)
+_ORDERS = {"MAX": "DESC", "MIN": "ASC"}
+
+
+def _join(text: str, known: Known) -> str | None:
+    """ "every item Bob Chen has bought (users and orders tables)": of the tables the clause
+    names, one whose column holds another's id (orders.user_id and users), read for the row of
+    the other that the clause's value names; none when the first table takes the value itself."""
+    named = [t for t in known.columns if re.search(rf"\b{re.escape(t)}\b", text, re.I)]
+    for many in named:
+        for column in known.columns[many]:
+            one = _referenced(column, named)
+            if one is None or one == many or _where_by_kind(known.columns[many], known.values):
+                continue
+            if where := _where_by_kind(known.columns[one], known.values):
+                on = f"{many}.{column} = {one}.id"
+                return f"SELECT {many}.* FROM {many} JOIN {one} ON {on}" + where.replace(
+                    " WHERE ", f" WHERE {one}.", 1
+                )
+    return None
+
+
+def _referenced(column: str, tables: Sequence[str]) -> str | None:
+    """The table a column holds the ids of, by its name: `user_id` and `users`."""
+    base = column.removesuffix("_id")
+    if base == column:
+        return None
+    return next((t for t in tables if t in (base, f"{base}s", f"{base}es")), None)
 
 
 def _column(text: str, table: str) -> str | None:
@@ -251,6 +294,11 @@ _COLUMNS_FOR = {"email": {"email", "mail"}, "place": {"city", "town", "country",
 _COLUMNS_FOR["name"] = {"name"}
 
 
+def _takes(column: str, kind: str) -> bool:
+    """Whether a value of this kind goes to the column, by the words of its name."""
+    return bool(set(re.split(r"[_\W]+", column)) & _COLUMNS_FOR[kind])
+
+
 def _row_by_columns(
     text: str, columns: Sequence[str], given: Sequence[tuple[str, str]]
 ) -> dict[str, str] | None:
@@ -266,9 +314,7 @@ def _row_by_columns(
     for kind, value in given:
         if value in row.values():
             continue
-        free = [
-            c for c in columns if c not in row and set(re.split(r"[_\W]+", c)) & _COLUMNS_FOR[kind]
-        ]
+        free = [c for c in columns if c not in row and _takes(c, kind)]
         if len(free) != 1:
             return None
         row[free[0]] = value
@@ -287,17 +333,47 @@ def _where_by_kind(columns: Sequence[str], given: Sequence[tuple[str, str]]) -> 
     if len(given) != 1:
         return ""
     kind, value = given[0]
-    columns = [c for c in columns if set(re.split(r"[_\W]+", c)) & _COLUMNS_FOR[kind]]
+    columns = [c for c in columns if _takes(c, kind)]
     return f" WHERE {columns[0]} = {_literal(value)}" if len(columns) == 1 else ""
 
 
-def _update(text: str, held: list[str]) -> str | None:
+def _update(text: str, held: list[str], known: Known) -> str | None:
     text = text.rstrip(" .!?")
     match = next((m for pattern in _UPDATES if (m := pattern.search(text))), None)
     table = _table(text, held)
-    if not match or not table or not _plain(match["c"]):
+    if not table:
         return None
-    return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
+    if match and _plain(match["c"]):
+        return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
+    return _update_by_kind(text, table, known)
+
+
+def _update_by_kind(text: str, table: str, known: Known) -> str | None:
+    """An update of a row found by what the clause names it ("set city = Hamburg for Emma
+    Schultz in users", "Emma Schultz moved to Hamburg, update her city in the users table"): the
+    one column it names, set to the value written after "=" or a "to" that fits the column's
+    kind, in the row of the other value, by its name (or its e-mail address). None unless each
+    is one: a guessed row is a wrong change, and a name and a place are easily confused."""
+    columns = known.columns.get(table, ())
+    column = _one_said(text, columns)
+    if not column or len(known.values) != 2:
+        return None
+    given = {value: kind for kind, value in known.values}
+    written = re.search(rf"\b{re.escape(column)}\s*=\s*(?P<v>{_STRICT_VALUE})", text)
+    after_to = [v for v, k in given.items() if _takes(column, k) and _after_to(v, text)]
+    new = written["v"] if written and written["v"] in given else next(iter(after_to), None)
+    if new is None or len(after_to) > 1:
+        return None
+    row = next(v for v in given if v != new)
+    kind = "email" if given[row] == "email" else "name"
+    where = [c for c in columns if c != column and _takes(c, kind)]
+    if len(where) != 1:
+        return None
+    return f"UPDATE {table} SET {column} = {_literal(new)} WHERE {where[0]} = {_literal(row)}"
+
+
+def _after_to(value: str, text: str) -> bool:
+    return re.search(rf"\bto\s+{re.escape(value)}\b", text) is not None
 
 
 def _delete(text: str, held: list[str]) -> str | None:

@@ -222,10 +222,13 @@ _WHERE = (
     r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+)?"
     r"(?:file\b|folder\b|/|~|[\w-]+\.[A-Za-z])"
 )
+# What a text given to pass on is called: "with this line: ...".
+_TEXT_NOUN = r"(?:text|words?|lines?|message|sentence|string|content|note)"
 _SAID = re.compile(
     r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
     r"|\b(?:message|text|content|note|title|subject|insight|with)\s*:\s*"
+    rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
@@ -244,21 +247,25 @@ _VAGUE = re.compile(
 
 
 # "replace A with B", "change A to B", "swap A for B": a text and what it becomes, before where
-# (", in a.txt") or the clause's end; "update the status from "A" to "B"", both quoted.
+# (", in a.txt") or the clause's end; "update the status from "A" to "B"" and ""A" becomes "B"",
+# both quoted.
+_QUOTE = r"\"[^\"]+\"|“[^”]+”"
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
-    r"|\bfrom\s+(?P<was>\"[^\"]+\"|“[^”]+”)\s+(?:to|into)\s+(?P<becomes>\"[^\"]+\"|“[^”]+”)",
+    rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
+    rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
+_PAIRS = (("old", "new"), ("was", "becomes"), ("before", "after"))
 
 
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     """The (text, what it becomes) pairs the text asks for, each as written (its quotes off)."""
     pairs = []
     for match in _REPLACEMENT.finditer(_inside_quotes_hidden(text)):  # "for" in a quote is text
-        parts = ("old", "new") if match["old"] else ("was", "becomes")
+        parts = next(p for p in _PAIRS if match[p[0]])
         old, new = (_unquoted(text, match, part) for part in parts)
         if old.value and new.value:
             pairs.append((old, new))
@@ -283,7 +290,8 @@ def _unquoted(text: str, match: re.Match[str], part: str) -> Quoted:
 
 # Words that only announce the text after them.
 _ANNOUNCED = re.compile(
-    r"(?:back\s+)?(?:exactly\s+)?(?:this|the following|following|as follows)\s*:\s*|back\s*:\s*",
+    r"(?:back\s+)?(?:exactly\s+)?(?:this|the following|following|as follows)"
+    rf"(?:\s+{_TEXT_NOUN})?\s*:\s*|back\s*:\s*",
     re.I,
 )
 

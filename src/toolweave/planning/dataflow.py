@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolweave.language.binding import extract_arguments, place_for_role, values_of
-from toolweave.language.cues import refers_back
+from toolweave.language.cues import lines_asked, refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
@@ -265,7 +265,10 @@ class _Linker:
         links.roles[match.role] = producer.id
         links.fields.add((producer.id, match.field.path))
         path = f".{match.field.path}" if match.field.path else ""
-        step.arguments[name] = "{{" + f"{producer.id}.result{path}" + "}}"
+        # "find the ERROR line in server.log and save it to errors.txt": those lines, not all.
+        word = lines_asked(producer.clause.text)
+        only = f" | lines:{word}" if word else ""
+        step.arguments[name] = "{{" + f"{producer.id}.result{path}{only}" + "}}"
         step.argument_origins[name] = "reference"
         if producer.id not in step.depends_on:
             step.depends_on.append(producer.id)

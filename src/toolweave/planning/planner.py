@@ -25,7 +25,13 @@ from toolweave.language.binding import (
     value_sets,
     values_of,
 )
-from toolweave.language.cues import asks_to_change, names_what_it_does, points_at, refers_back
+from toolweave.language.cues import (
+    asks_to_change,
+    names_again,
+    names_what_it_does,
+    points_at,
+    refers_back,
+)
 from toolweave.language.parameters import changes_things
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
@@ -99,6 +105,8 @@ def plan_steps(
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
+        if tool and steps and steps[-1].key == tool.key and _again(clause, steps[-1].clause):
+            continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
         if tool and (first := _needed_first(tool, clause, ranked)):
             steps.append(
                 Step(
@@ -124,6 +132,11 @@ def plan_steps(
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _again(clause: Clause, before: Clause) -> bool:
+    """The clause asks for what the clause before asked of the same tool, giving nothing new."""
+    return names_again(clause.text, before.text) and not values_of(clause).count
 
 
 def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Candidate | None:

@@ -2,9 +2,11 @@
 
 An argument value may be, or contain, `{{s1.result}}` or `{{s1.result.items.0.name}}`: the
 result of step s1, or a part of it reached by keys and list indexes (keys cannot contain dots or
-spaces). A value that is exactly one reference takes the referenced value with its type; a
-reference inside a longer string is formatted into it (text as is, anything else as compact
-JSON, so numbers read as numbers).
+spaces), and `{{s1.result | lines:ERROR}}`: the lines of that text that hold the word (any
+case), as the request asked for them ("save the ERROR line of server.log to errors.txt"). A
+value that is exactly one reference takes the referenced value with its type; a reference inside
+a longer string is formatted into it (text as is, anything else as compact JSON, so numbers read
+as numbers).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from typing import Any
 from toolweave.errors import ToolweaveError
 from toolweave.types import Plan
 
-REFERENCE = re.compile(r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)\s*\}\}")
+REFERENCE = re.compile(
+    r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
+    r"(?P<filter>\s*\|\s*lines:(?P<word>[^{}|]+?))?\s*\}\}"
+)
 
 # How many keys or step ids an error message lists before it stops.
 _LISTED = 10
@@ -102,7 +107,8 @@ def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict
     """`{{T1.result.x}}` -> `{{s1.result.x}}` for each id in `ids`; other ids stay as they are."""
 
     def rename(match: re.Match[str]) -> str:
-        return "{{" + f"{ids.get(match['step'], match['step'])}.result{match['path']}" + "}}"
+        step = ids.get(match["step"], match["step"])
+        return "{{" + f"{step}.result{match['path']}{match['filter'] or ''}" + "}}"
 
     renamed: dict[str, Any] = map_strings(arguments, lambda text: REFERENCE.sub(rename, text))
     return renamed
@@ -111,7 +117,8 @@ def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict
 def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
     step = match["step"]
     path = match["path"].split(".")[1:]
-    reference = "{{" + f"{step}.result{match['path']}" + "}}"
+    only = f" | lines:{match['word']}" if match["word"] is not None else ""
+    reference = "{{" + f"{step}.result{match['path']}{only}" + "}}"
 
     def fail(why: str) -> UnresolvedReference:
         return UnresolvedReference(f"{reference}: {why}", reference=reference, step=step)
@@ -127,7 +134,16 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
             raise fail(problem)
         value = value[int(segment)] if isinstance(value, list | tuple) else value[segment]
         where += f".{segment}"
-    return value
+    if match["word"] is None:
+        return value
+    lines = [line for line in _format(value).splitlines() if _holds(line, match["word"])]
+    if not lines:  # nothing to pass on is a failed step, not an empty file written
+        raise fail(f"no line of {where} holds {match['word']!r}")
+    return "\n".join(lines)
+
+
+def _holds(line: str, word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", line, re.IGNORECASE) is not None
 
 
 def _cannot_take(value: Any, segment: str, where: str) -> str | None:
