@@ -271,3 +271,17 @@ async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:
     assert filled.problem is not None and "needs the table name" in filled.problem.text
     filled = await fill_arguments(describe, c(request), ScriptedLLM('{"table_name": "users"}'))
     assert filled.problem is None and filled.arguments == {"table_name": "users"}
+
+
+async def test_a_timezone_the_model_writes_is_one_the_request_names() -> None:
+    """Seen on the fresh dev asks: São Paulo (not read as a zone then) ran in America/New_York,
+    and "convert 16:00 to Nairobi time" converted from Nairobi to Nairobi."""
+    llm = ScriptedLLM('{"timezone": "America/New_York"}')
+    filled = await fill_arguments(CURRENT_TIME, c("what time is it in Springfield?"), llm)
+    assert filled.problem is not None and "needs the timezone" in str(filled.problem)
+    filled = await fill_arguments(CURRENT_TIME, c("what time is it in São Paulo?"), NoLLM())
+    assert filled.arguments == {"timezone": "America/Sao_Paulo"}
+    llm = ScriptedLLM('{"source_timezone": "Africa/Nairobi"}')
+    filled = await fill_arguments(CONVERT_TIME, c("convert 16:00 to Nairobi time"), llm)
+    assert filled.arguments.get("target_timezone") == "Africa/Nairobi"
+    assert filled.problem is not None and "source timezone" in str(filled.problem)

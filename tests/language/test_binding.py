@@ -10,6 +10,7 @@ from toolweave.language.binding import (
     extract_arguments,
     feasibility,
     other_kind_of_path,
+    rewrites_whole,
     value_sets,
 )
 from toolweave.language.parameters import options
@@ -212,6 +213,14 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
         "edits": [{"oldText": "leaking tap", "newText": "kitchen tap"}],
     }
     assert bound(schema, "show me /srv/todo.md") == {"path": "/srv/todo.md"}
+    # A text and what it becomes is an edit: a tool that writes a whole content would lose the
+    # rest of the file ("make it "June 10" instead of "June 3"" was written as notes.txt).
+    text = 'in /srv/notes.txt make it "June 10" instead of "June 3"'
+    write = {"properties": {"path": {"type": "string"}, "content": {"type": "string"}}}
+    write["required"] = ["path", "content"]
+    clause = clause_of(0, text, TODAY)
+    assert rewrites_whole(ToolSpec(server="fs", name="write_file", input_schema=write), clause)
+    assert not rewrites_whole(ToolSpec(server="fs", name="edit_file", input_schema=schema), clause)
 
 
 def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:

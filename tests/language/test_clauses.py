@@ -211,6 +211,14 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         # A copy is a reading and a writing of what was read.
         (
+            "Could you put a task on /a/todo.md for me, please?",
+            ["Could you put a task on /a/todo.md for me"],
+        ),
+        (
+            "List each city in the users table? No duplicates, please.",
+            ["List each city in the users table; No duplicates"],
+        ),
+        (
             "copy the error entry from /a/s.log into a new file /a/e.txt",
             ["read the error entry from /a/s.log", "save it to a new file /a/e.txt"],
         ),

@@ -158,6 +158,10 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("Please update the user's city for me.") == "the user"
     assert pointing("which user has the email a@b.org", "what is the user's city") == ""
     assert pointing("find the user called Bob") == ""
+    # A file or page pointed at when the request gives none.
+    assert pointing("show me what that file looked like two commits ago in /r") == "that file"
+    assert pointing("read that article for me") == "that article"
+    assert pointing("read /a/b.txt and summarize that file") == ""
 
 
 def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
@@ -180,6 +184,12 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     assert [(f.value, f.start) for f in found] == [("orders", 18), ("Bob", 30)]
     assert held_in(clause_of(0, "what is Bob Chen's email?", TODAY), held)[0].value == "Bob Chen"
     assert held_in(clause_of(0, "the ordering of users", TODAY), held)[0].value == "users"
+    # "place an order" is any order; one added is a row of the orders table.
+    assert held_in(clause_of(0, "is there a minimum order?", TODAY), held) == []
+    added = held_in(clause_of(0, "add an order for Bob", TODAY), held)
+    assert [f.value for f in added] == ["orders", "Bob"]
+    # A word opening a sentence is no name: "No duplicates, please."
+    assert names_in(clause_of(0, "No duplicates, please", TODAY)) == []
 
 
 def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:

@@ -73,6 +73,8 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("is it time to eat?", []),
         ("convert 9:00 UTC to Paris time", ["UTC", "Europe/Paris"]),
         ("NYC time now?", ["America/New_York"]),
+        ("what time is it in São Paulo?", ["America/Sao_Paulo"]),  # written without accents
+        ("18:00 utc -> dubai", ["UTC", "Asia/Dubai"]),
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:
@@ -138,6 +140,7 @@ def test_the_place_of_a_role() -> None:
             [("waiting for the logo", "logo received")],
         ),
         ('set the status in /a/plan.txt from "draft" to "final"', [("draft", "final")]),
+        ('in /a/n.txt make it "June 10" instead of "June 3"', [("June 3", "June 10")]),
         (
             'edit /a/todo.md so that "- [ ] call" becomes "- [x] call"',
             [("- [ ] call", "- [x] call")],
@@ -165,6 +168,14 @@ def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:
     """As the official servers were asked: "that person" is whoever a file names, not text."""
     assert ex.said_in("add that person to the users table (name, email, city)") == []
     assert [q.value for q in ex.said_in("add buy eggs to todo.md")] == ["buy eggs"]
+    # What a result holds, said by pointing at it or by asking, is no text either.
+    assert ex.said_in("take the log of /r and write its commit messages into /a/c.txt") == []
+    assert ex.said_in("write down what memory knows about Falcon in /a/f.txt") == []
+    # A store a text goes to ends it, as a file does.
+    assert [q.value for q in ex.said_in("add Dmitri Volkov to my memory graph")] == [
+        "Dmitri Volkov"
+    ]
+    assert [q.value for q in ex.said_in("commit it in /r, msg: Add units")] == ["Add units"]
 
 
 def test_a_space_in_a_file_name_after_its_folder_is_part_of_it() -> None:

@@ -372,7 +372,27 @@ def test_the_lines_a_clause_asks_for_are_what_is_passed_on() -> None:
     read = tool("fs", "read_text_file", {"path": "string"})
     write = tool("fs", "write_file", {"path": "string", "content": "string"})
     question = "find the ERROR line in /srv/server.log and save it to /srv/errors.txt"
-    steps = (("find the ERROR line in /srv/server.log", read), ("save it to /srv/errors.txt", write))
+    steps = (
+        ("find the ERROR line in /srv/server.log", read),
+        ("save it to /srv/errors.txt", write),
+    )
     tools = {read.key: read, write.key: write}
     linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
     assert linked.steps[1].arguments["content"] == "{{s1.result | lines:ERROR}}"
+
+
+def test_a_result_never_becomes_a_search_query() -> None:
+    """Tool output sent to a search provider would leak it: "pull the structured content for
+    New York and give me the conditions" had searched for "Cloudy"."""
+    weather = tool("w", "get_weather", {"city": "string"}, {"conditions": STRING})
+    search = tool("search", "search", {"query": "string"})
+    question = "get the weather in Oslo and find the conditions"
+    steps = (("get the weather in Oslo", weather), ("find the conditions", search))
+    tools = {weather.key: weather, search.key: search}
+    plan_ = plan(question, *steps)
+    plan_.steps[1].arguments = {}
+    linked = link_data_flow(plan_, tools, analyse(question, TODAY), search=search.key)[0]
+    assert linked.steps[1].arguments == {}
+    # Without the search gateway's key, the same field is linked (as for any tool).
+    linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
+    assert linked.steps[1].arguments == {"query": "{{s1.result.conditions}}"}

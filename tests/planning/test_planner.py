@@ -195,6 +195,24 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     # A clause that says what a fitting tool does calls it (NESTFUL: "... and decode it").
     message = tool("decode_message", {"messageType": STRING}, read_only=True)
     assert steps(FETCH, "decode it") == ["fetch", "decode_message"]
+    # A clause that names fields of what the tool before returns asks about its result.
+    weather = tool("get-structured-content", {"location": STRING}, read_only=True)
+    weather.output_schema = {"properties": {"conditions": STRING, "humidity": NUMBER}}
+    pulled = "pull the structured content for New York"
+    assert steps(weather, "give me the conditions", first_text=pulled) == ["get-structured-content"]
+    assert steps(weather, "give me the weather", first_text=pulled) == [
+        "get-structured-content",
+        "decode_message",
+    ]
+
+
+def test_a_thing_asked_for_again_is_one_call() -> None:
+    show = tool("git_show", {"repo_path": STRING, "revision": STRING}, read_only=True)
+    texts = ["What did commit HEAD~2 of /r introduce?", "Show me that commit."]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=show, score=0.5)], [Candidate(tool=show, score=0.5)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["git_show"]
 
 
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:

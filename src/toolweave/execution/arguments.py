@@ -160,13 +160,13 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
     things, any but SQL, code and classifications; for one that only reads, the numbers, dates,
     times, paths, addresses and names of things (a timezone or SQL written from the request is
     fine, a URL, a table's name or a second number for "add 17 to a number" is not), and a
-    timezone for a request that names no place ("what time is it there?")."""
+    timezone that is not a place or zone the request names ("what time is it there?")."""
     properties = tool.input_schema.get("properties") or {}
     changes, request = changes_things(tool), clause.text
     invented = []
     for name, paths in filled.generated.items():
         prop = properties.get(name, {})
-        if param_kind(name, prop) == "timezone" and not _place_said(clause):
+        if param_kind(name, prop) == "timezone" and not _zone_said(clause, name, filled.arguments):
             invented.append(readable_name(name))
             continue
         if may_be_written(name, prop):
@@ -188,10 +188,12 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
     return list(dict.fromkeys(invented))
 
 
-def _place_said(clause: Clause) -> bool:
-    """Whether the clause names a place or a zone a timezone can be written from."""
-    values = values_of(clause)
-    return bool(values.places or values.zones)
+def _zone_said(clause: Clause, name: str, arguments: dict[str, Any]) -> bool:
+    """Whether the model's time zone is one of the places or zones the clause names (for "São
+    Paulo" it had written America/New_York) and not one another argument has taken ("convert
+    16:00 to Nairobi time" names no zone to convert from)."""
+    others = [value for key, value in arguments.items() if key != name]
+    return arguments.get(name) in {z.zone for z in values_of(clause).zones} - set(others)
 
 
 def _parrots(value: Any, prop: dict[str, Any]) -> bool:

@@ -238,6 +238,15 @@ def _edits(properties: dict[str, Any], text: str) -> dict[str, Found]:
     return {}
 
 
+def rewrites_whole(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause asks to replace a text within a file ("make it "B" instead of "A"")
+    and the tool would write a whole content instead: it would lose the rest of the file."""
+    properties = tool.input_schema.get("properties") or {}
+    required = tool.input_schema.get("required") or []
+    whole = any(name.lower() in PAYLOAD_NAMES for name in required)
+    return whole and bool(replacements(clause.text)) and not _edits(properties, clause.text)
+
+
 _DENIAL = re.compile(r"\b(?:no|not|without|don'?t|never)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
@@ -421,7 +430,9 @@ def _extract_one(
     """The value of this kind the clause gives, and its span (None where the value is not the
     clause's words as written: a unit's name, an expression rewritten with symbols)."""
     values = values_of(clause)
-    if kind in ("timezone", "date", "time", "place"):
+    if kind == "timezone":
+        return _zone_in_role(place_role(name), clause.text, pools[kind])
+    if kind in ("date", "time", "place"):
         return pools[kind].pop(0) if pools[kind] else (None, None)
     if kind in NUMERIC_KINDS:
         # A percent parameter takes only a number written as a percentage ("15%").
@@ -506,6 +517,19 @@ def _enum_value(choices: list[Any], text: str) -> Found:
             if match:
                 return option, Span(start=match.start(), end=match.end())
     return None, None
+
+
+def _zone_in_role(role: str | None, text: str, pool: list[Found]) -> Found:
+    """The zone for a source or target parameter: one said "to" or "into" is the target's
+    ("convert 16:00 to Nairobi time" gives no source); else the next in the pool."""
+    to = [z for z in pool if z[1] and re.search(r"\b(?:to|into)\s+$", text[: z[1].start])]
+    fits = (
+        to if role == "destination" and to else [z for z in pool if role != "origin" or z not in to]
+    )
+    if not fits:
+        return None, None
+    pool.remove(fits[0])
+    return fits[0]
 
 
 def _zones_source_first(values: Values) -> list[Found]:

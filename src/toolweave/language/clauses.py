@@ -65,7 +65,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         cuts = [part for cut in _pieces(sentence) for part in _shared_verb(cut)]
         for piece in [part for cut in cuts for part in _copied(cut)]:
             text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
-            if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!")):
+            if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!?")):
                 continue
             if _CONDITION.match(text) and not re.search(r"[.?!]$", text):
                 condition = f"{condition}{text}, "
@@ -96,7 +96,11 @@ _GOES_ON = re.compile(
 )
 
 
-_TOO = re.compile(r"^[^?]{3,60}\s(?:too|as\s+well)\W*$|^(?:incl\.?|including)\s[^?]{3,60}$", re.I)
+_TOO = re.compile(
+    r"^[^?]{3,60}\s(?:too|as\s+well)\W*$|^(?:incl\.?|including)\s[^?]{3,60}$"
+    r"|^(?:no|without|only|just)\s[^?]{3,40}$",  # "... the users table? No duplicates, please."
+    re.I,
+)
 
 
 def _with_context(pieces: list[str]) -> list[str]:

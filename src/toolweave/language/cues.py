@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.questions import stem
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import blank_spans
+from toolweave.language.values import blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
@@ -227,11 +227,13 @@ def _one_word_verbs(text: str) -> str:
 def _verbs_said(text: str) -> set[str]:
     """The words of `text` that may ask for an action: not after a determiner, not past."""
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
-    return {
+    said = {
         w
         for before, w in zip(["", *words], words, strict=False)
         if before not in _DETERMINERS and not w.endswith("ed")
     }
+    # "make it "B" instead of "A"": an edit, whatever the verb
+    return said | ({"edit"} if replacements(text) else set())
 
 
 _ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
@@ -336,11 +338,13 @@ def states_first(clause: str) -> bool:
 def asks_to_change(clause: str) -> bool:
     """Whether the clause opens with a verb that asks for a change ("write", "add", "delete"),
     after a leading place ("In todo.md, change ...") or fact ("Bob got over his peanut allergy,
-    take that out of memory")."""
+    take that out of memory"), or gives a text and what it becomes ("... make it "B" instead of
+    "A"")."""
     text = _FACT_FIRST.sub("", _PLACE_FIRST.sub("", searchable(clause)))
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
-    return bool(words) and words[0] in _ASKED_VERBS and not _TO_A_RESULT.search(clause)
+    opens = bool(words) and words[0] in _ASKED_VERBS
+    return (opens or bool(replacements(clause))) and not _TO_A_RESULT.search(clause)
 
 
 # "read report.txt and do what it says": instructions found in a file, page or result. Tool

@@ -17,7 +17,7 @@ PLACE_WORDS |= {"origin"}
 # destination ("pickup_city", "destination").
 ROLE_WORDS = {
     "origin": {"origin", "from", "source", "departure", "pickup", "start"},
-    "destination": {"destination", "to", "arrival", "dropoff", "end"},
+    "destination": {"destination", "to", "arrival", "dropoff", "end", "target"},
 }
 ROLE_PREPOSITIONS = {"origin": "from", "destination": "to"}
 # A name ending so is a code a tool gives, not the place its other words name ("locationId").

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from toolweave.language.cues import without_values
+from toolweave.language.cues import asks_to_change, without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.questions import stem
 from toolweave.language.text import OPENERS, readable_name
@@ -28,6 +28,17 @@ _WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
 _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  # "Rosa's Bakery"
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
+_NOT_NAMES |= {
+    "no",
+    "yes",
+    "ok",
+    "okay",
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "sorry",
+}  # "No duplicates"
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
 # "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
 # "new company in memory: Globex": what kind of thing it is.
@@ -86,8 +97,30 @@ def unnamed_reference(clauses: list[Clause]) -> str:
         if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
             return person.group()
         before = f"{before} {text}"
+    if pointed := _unnamed_thing(clauses):
+        return pointed
     thing = _THING.search(clauses[0].text) if clauses else None
     return (thing.group(1) or thing.group(2)) if thing else ""
+
+
+# "show me what that file looked like", "read that article for me": a file or page pointed at
+# when the request gives none (a folder or a repository is where, not which file).
+_POINTED_THING = re.compile(
+    r"\b(?:that|this)\s+(?:(?P<file>file|document)|(?P<page>page|article|link|website))\b", re.I
+)
+
+
+def _unnamed_thing(clauses: list[Clause]) -> str:
+    for clause in clauses:
+        match = _POINTED_THING.search(without_values(clause))
+        if match is None:
+            continue
+        given = [x for c in clauses if c.values for x in c.values.locators]
+        files = [x for x in given if x.kind == "path" and re.search(r"\.\w{1,5}$", x.value)]
+        pages = [x for x in given if x.kind == "url"]
+        if not (files if match["file"] else pages):
+            return match.group()
+    return ""
 
 
 def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]:
@@ -158,13 +191,21 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:
     """Where the clause names what the servers hold, with the name as held; a plural name in
     lowercase also by its singular ("order 4" names `orders`)."""
+    # "place an order" is any order; "add an order for user 3" one of the orders table.
+    any_one = not asks_to_change(clause.text)
     return sorted(
-        (found for names in held.values() for found in _spans(clause.text, names, singular=True)),
+        (
+            found
+            for names in held.values()
+            for found in _spans(clause.text, names, singular=True, any_one=any_one)
+        ),
         key=lambda found: found.start,
     )
 
 
-def _spans(text: str, names: Iterable[str], *, singular: bool = False) -> list[Quoted]:
+def _spans(
+    text: str, names: Iterable[str], *, singular: bool = False, any_one: bool = False
+) -> list[Quoted]:
     lowered, found = text.lower(), []
     for name in names:
         written = [name]
@@ -175,10 +216,16 @@ def _spans(text: str, names: Iterable[str], *, singular: bool = False) -> list[Q
                 len(word) >= 3
                 and word.lower() in lowered
                 and (at := _named(text, word)) is not None
+                and not (any_one and word != name and _ANY_ONE.search(text[:at]))
             ):
                 found.append(Quoted(start=at, end=at + len(word), value=name))
                 break
     return found
+
+
+# "place an order", "a minimum order": any one thing of the kind, not the table of them (unless
+# it is added).
+_ANY_ONE = re.compile(r"\b(?:a|an)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def servers_placed(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import date, timedelta
 from functools import cache, lru_cache
@@ -218,16 +219,19 @@ def _note_folders(text: str, found: list[Locator]) -> None:
 
 # Unquoted text to pass on, after the words that announce it: "write the text hello to a.txt",
 # "a note saying back at 5", "append buy eggs to todo.md". Ends before where it goes.
+# Where a text goes: a file, a folder, a path, or a store ("to my memory graph", "into the users
+# table"), which ends the text ("add Dmitri Volkov to my memory graph": Dmitri Volkov).
+_STORE = r"(?:file|folder|memory|graph|table|database|db)\b"
 _WHERE = (
-    r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+)?"
-    r"(?:file\b|folder\b|/|~|[\w-]+\.[A-Za-z])"
+    r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+|our\s+)?"
+    rf"(?:(?:[\w-]+\s+)?{_STORE}|/|~|[\w-]+\.[A-Za-z])"
 )
 # What a text given to pass on is called: "with this line: ...".
 _TEXT_NOUN = r"(?:text|words?|lines?|message|sentence|string|content|note)"
 _SAID = re.compile(
     r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
-    r"|\b(?:message|text|content|note|title|subject|insight|with)\s*:\s*"
+    r"|\b(?:message|msg|text|content|note|title|subject|insight|with)\s*:\s*"
     rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
@@ -237,28 +241,31 @@ _SAID = re.compile(
 
 
 # Words that stand for text nobody gave yet ("write something to a.txt" asks what to write) or
-# for an earlier result ("write the result into a.txt"): no text to pass on as it is.
+# for an earlier result ("write the result into a.txt", "write its commit messages into a.txt",
+# "write down what memory knows about Falcon"): no text to pass on as it is.
 _VAGUE = re.compile(
     r"(?:something|anything|some text|stuff|it|this|that|them|these|those|a note"
     r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
-    r"content|contents|text|page|file|data|time|phone number)s?)",
+    r"content|contents|text|page|file|data|time|phone number)s?"
+    r"|(?:its|their)\s+.+|(?:down\s+)?(?:what|which|who|where|when|how)\b.+)",
     re.IGNORECASE,
 )
 
 
 # "replace A with B", "change A to B", "swap A for B": a text and what it becomes, before where
-# (", in a.txt") or the clause's end; "update the status from "A" to "B"" and ""A" becomes "B"",
-# both quoted.
+# (", in a.txt") or the clause's end; "update the status from "A" to "B"", ""A" becomes "B"" and
+# "make it "B" instead of "A"", both quoted.
 _QUOTE = r"\"[^\"]+\"|“[^”]+”"
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
     rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
-    rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})",
+    rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
+    rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
-_PAIRS = (("old", "new"), ("was", "becomes"), ("before", "after"))
+_PAIRS = (("old", "new"), ("was", "becomes"), ("before", "after"), ("replaced", "instead"))
 
 
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
@@ -297,8 +304,12 @@ _ANNOUNCED = re.compile(
 
 
 _NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?!\s+\w)|.*\s[/~]")
-_PLACED = re.compile(r"(?:a|an|one|another)\s+(?:new\s+)?\w+\s+(?:to|into|in)\b", re.IGNORECASE)
-_POINTED = re.compile(r"(?:this|that|these|those)\s+\w+\s+(?:to|into|in|on)\b", re.IGNORECASE)
+_PLACED = re.compile(
+    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in)\b|\s*$)", re.IGNORECASE
+)
+_POINTED = re.compile(
+    r"(?:this|that|these|those)\s+\w+(?:\s+(?:to|into|in|on)\b|\s*$)", re.IGNORECASE
+)
 
 
 def said_in(text: str) -> list[Quoted]:
@@ -453,6 +464,10 @@ def _zone_names() -> dict[str, str]:
     return names
 
 
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def timezones(text: str) -> list[str]:
     """IANA zones for the places (or zone names) the text mentions, in order, without repeats."""
     return [zone for _, zone in timezone_mentions(text)]
@@ -465,14 +480,16 @@ def timezone_mentions(text: str) -> list[tuple[int, str]]:
 
 def _zone_spans(text: str) -> list[tuple[int, int, str]]:
     names = _zone_names()
-    words = list(re.finditer(r"[A-Za-z][\w/+-]*", text))
+    words = list(re.finditer(r"[^\W\d_][\w/+-]*", text))
     found: list[tuple[int, int, str]] = []
     i = 0
     while i < len(words):
         for size in (3, 2, 1):  # longest match first: "New York" before "York"
-            phrase = " ".join(w.group().lower() for w in words[i : i + size])
+            # "São Paulo" is America/Sao_Paulo: the zone names are written without accents.
+            phrase = _unaccented(" ".join(w.group().lower() for w in words[i : i + size]))
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
             proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
+            proper = proper or phrase in ("utc", "gmt")  # "18:00 utc to dubai"
             if len(phrase) > 1 and phrase in names and proper:
                 if names[phrase] not in (zone for *_, zone in found):
                     end = words[min(i + size, len(words)) - 1].end()

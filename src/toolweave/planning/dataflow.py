@@ -171,6 +171,8 @@ class _Linker:
         return None
 
     def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links, *, alone: bool) -> None:
+        if tool.key == self.search:
+            return  # a result's text never becomes a query sent out to a search provider
         prop = _properties(tool).get(name, {})
         if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
             return  # what a change acts on is where the user says: never a result's text

@@ -13,6 +13,7 @@ default), so it still gets evidence. The step keeps a shortlist (the fitting too
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -33,6 +34,7 @@ from toolweave.language.cues import (
     refers_back,
 )
 from toolweave.language.parameters import changes_things
+from toolweave.navigation.fields import output_fields
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.validate import validate_plan
@@ -167,9 +169,10 @@ def _about_the_result(
     no change and says no word of a fitting tool's name, and it points back or no fitting tool
     gets a value from it after a step that reads what the user names ("fetch <url> and tell me
     its title", "and summarize it", "open notes.txt and tell me the new date"; "... and decode
-    it" calls `decode`). After a search, "its population" is a question of its own."""
+    it" calls `decode`), or it names fields of what the tool before returns ("give me the
+    conditions and the humidity"). After a search, "its population" is a question of its own."""
     if not fitting:
-        return refers_back(clause.text)
+        return refers_back(clause.text) or _names_its_fields(clause, before)
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named
     after_tool = fallback is None or before.key != fallback.key
@@ -184,7 +187,17 @@ def _about_the_result(
         and _reads_what_the_user_names(before, fallback)
         and not any(feasibility(c.tool, unheld) for c in fitting)
     )
-    return unfed or refers_back(clause.text, possessive=True)
+    return unfed or refers_back(clause.text, possessive=True) or _names_its_fields(clause, before)
+
+
+def _names_its_fields(clause: Clause, step: Step) -> bool:
+    """Whether the clause names a field of what the step's tool returns ("pull the New York
+    structured content and give me the conditions and the humidity")."""
+    if not step.candidates:
+        return False
+    words = set(re.findall(r"[a-z0-9]+", clause.text.lower()))
+    fields = output_fields(step.candidates[0].tool.output_schema or {})
+    return any(out.tokens and set(out.tokens) <= words for out in fields)
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:

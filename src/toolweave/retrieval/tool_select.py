@@ -19,6 +19,7 @@ from toolweave.language.binding import (
     gives_values,
     other_kind_of_path,
     points_at_missing,
+    rewrites_whole,
     values_of,
 )
 from toolweave.language.cues import (
@@ -200,7 +201,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     computes = (
         _computes(tool) and not refers_back(clause.text) and not points_at_values(clause.text)
     )
-    if not feasible and (computes or (changes and tool.input_schema.get("required"))):
+    # "make it "B" instead of "A"" is no write of "B" as the whole file.
+    unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
+    if unfit or rewrites_whole(tool, clause):
         evidence -= VALUE_WEIGHT
     elif not tool.input_schema.get("properties") and gives_values(clause):
         # "list the users in the users table whose city is Lyon" is no `list_tables()`
