@@ -366,6 +366,7 @@ MOVE = {
         ("put log.txt from /data in the folder /data/archive", "/data/archive/log.txt"),
         ("move /data/log.txt to /data/old.txt", "/data/old.txt"),
         ("rename /data/log.txt to old.txt", "/data/old.txt"),
+        ("rename the folder /data/old to archive", "/data/archive"),  # a new name alone
     ],
 )
 def test_a_file_moved_into_a_folder_keeps_its_name(text: str, destination: str) -> None:

@@ -188,6 +188,10 @@ def locators_in(text: str) -> list[Locator]:
         if match[part].lower() not in _NOT_FOLDER_NAMES:
             span = {"start": match.start(part), "end": match.end(part)}
             found.append(Locator(**span, kind="path", value=match[part]))
+    renamed = _RENAMED_TO.search(bare) if found else None
+    if renamed and not any(x.start == renamed.start("name") for x in found):
+        span = {"start": renamed.start("name"), "end": renamed.end("name")}
+        found.append(Locator(**span, kind="path", value=renamed["name"]))
     found.sort(key=lambda locator: locator.start)
     _note_folders(text, found)
     return found
@@ -201,6 +205,8 @@ _NAMED_FOLDER = re.compile(
     r"(?=(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|directory\s+)?[/~])",
     re.IGNORECASE,
 )
+# "rename /srv/old to archive": the new name alone, a path beside the old one (binding.py).
+_RENAMED_TO = re.compile(r"\brename\b.*\s(?:to|as)\s+(?P<name>[\w-]+)[.!?]?\s*$", re.IGNORECASE)
 _NOT_FOLDER_NAMES = {"new", "empty", "another", "separate", "sub", "my", "parent", "same", "that"}
 
 
