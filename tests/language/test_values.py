@@ -21,6 +21,15 @@ def test_numbers_with_separators_signs_and_percentages() -> None:
     ]
 
 
+def test_numbers_spelled_out_in_several_words() -> None:
+    text = "add ninety-eight thousand seven hundred sixty-five and 12345"
+    found = [(n.value, text[n.start : n.end]) for n in ex.numbers(text)]
+    assert found == [(98765, "ninety-eight thousand seven hundred sixty-five"), (12345, "12345")]
+    assert [n.value for n in ex.numbers("one hundred and five")] == [105]
+    # One word is a count, read where it counts; two words that are no one number are none.
+    assert ex.numbers("the first three lines") == [] and ex.numbers("two and three") == []
+
+
 def test_numbers_skip_times_dates_and_names() -> None:
     assert ex.numbers("at 10:30 on 2026-11-22 see COVID-19 and mp3") == []
 

@@ -68,7 +68,50 @@ def numbers(text: str) -> list[Number]:
             value = -value
         percent = bool(match["pct"])
         found.append(Number(value=value, percent=percent, start=match.start(), end=match.end()))
+    return sorted(found + _spelled_out(text), key=lambda number: number.start)
+
+
+# Numbers spelled out in several words: "ninety-eight thousand seven hundred sixty-five". One
+# word alone ("three") is a count, read where the words around it say so (`number_words`).
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+_UNITS += " fifteen sixteen seventeen eighteen nineteen"
+_SPELLED = {w: n for n, w in enumerate(_UNITS.split())} | {
+    w: 10 * n
+    for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORD = rf"(?:{'|'.join([*_SPELLED, *_SCALES])})"
+_AFTER_SCALE = "|".join(f"(?<={scale})" for scale in _SCALES)  # "one hundred and five"
+_SPELLED_OUT = re.compile(
+    rf"\b{_WORD}(?:(?:[\s-]+|(?:{_AFTER_SCALE})\s+and\s+){_WORD})+\b", re.IGNORECASE
+)
+
+
+def _spelled_out(text: str) -> list[Number]:
+    """Each phrase read as English writes a number; one that is not ("two three") is none."""
+    found = []
+    for match in _SPELLED_OUT.finditer(text):
+        value = _spelled_value(re.findall(r"[a-z]+", match.group().lower()))
+        if value is not None:
+            found.append(Number(value=float(value), start=match.start(), end=match.end()))
     return found
+
+
+def _spelled_value(words: list[str]) -> int | None:
+    total = current = 0
+    last = ""  # the kind of the word before: "unit" (below 20), "tens" or "scale"
+    for word in [w for w in words if w != "and"]:
+        kind = "scale" if word in _SCALES else "tens" if _SPELLED[word] >= 20 else "unit"
+        if (kind == "unit" and last == "unit") or (kind == "tens" and last in ("unit", "tens")):
+            return None  # "two three", "five twenty": a list, not one number
+        if word == "hundred":
+            current = (current or 1) * 100
+        elif kind == "scale":
+            total, current = total + (current or 1) * _SCALES[word], 0
+        else:
+            current += _SPELLED[word]
+        last = kind
+    return total + current
 
 
 _WORD_NUMBERS = {
