@@ -224,6 +224,16 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         ("copy /a/n.txt to /a/b.txt", ["read /a/n.txt", "save it to /a/b.txt"]),
         ("copy the users table to a csv", ["copy the users table to a csv"]),
+        # So is writing what a tool tells into a file.
+        (
+            "write down what memory knows about Falcon in /a/f.txt",
+            ["what memory knows about Falcon", "save it to /a/f.txt"],
+        ),
+        (
+            "save the commit messages of /r to /a/c.txt",
+            ["the commit messages of /r", "save it to /a/c.txt"],
+        ),
+        ('save "hi" to /a/b.txt', ['save "hi" to /a/b.txt']),
         # What a new thing is, said after it: one request.
         (
             'add a project called "Heron" to memory; it starts in April',

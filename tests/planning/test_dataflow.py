@@ -379,6 +379,11 @@ def test_the_lines_a_clause_asks_for_are_what_is_passed_on() -> None:
     tools = {read.key: read, write.key: write}
     linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
     assert linked.steps[1].arguments["content"] == "{{s1.result | lines:ERROR}}"
+    # "its": the previous result, for a content parameter.
+    question = "read /srv/server.log and write its lines into /srv/copy.txt"
+    steps = (("read /srv/server.log", read), ("write its lines into /srv/copy.txt", write))
+    linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
+    assert linked.steps[1].arguments["content"] == "{{s1.result}}"
 
 
 def test_a_result_never_becomes_a_search_query() -> None:

@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.cues import asks_to_change, states_first
 from toolweave.language.text import OPENERS, sentences
-from toolweave.language.values import locators_in, named_places, numbers
+from toolweave.language.values import locators_in, named_places, numbers, quoted_in
 
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
@@ -184,13 +184,27 @@ _COPY = re.compile(
 )
 
 
+# "write down what memory knows about Falcon in falcon.txt", "save the commit messages of /r to
+# log.txt": what a tool tells, then the file it goes to.
+_RELAY = re.compile(
+    r"^(?:please\s+)?(?:write(?:\s+down)?|save|store|dump)\s+"
+    r"(?P<what>(?:what|which|who|how)\b.+|the\s+.+?\s+(?:of|from|in)\s+.+)"
+    r"\s+(?:in|into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file\s+)?\S*[/.]\S*?)\W*$",
+    re.IGNORECASE,
+)
+
+
 def _copied(piece: str) -> list[str]:
     """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
-    to errors.txt"; the text written is then what was read, never made up."""
+    to errors.txt"; so is a request to write what a tool tells ("what memory knows about
+    Falcon", "save it to falcon.txt"). The text written is then what was read, never made up."""
     match = _COPY.match(piece.strip())
-    if not match or not locators_in(match["what"]) or not locators_in(match["where"]):
-        return [piece]
-    return [f"read {match['what']}", f"save it to {match['where']}"]
+    if match and locators_in(match["what"]) and locators_in(match["where"]):
+        return [f"read {match['what']}", f"save it to {match['where']}"]
+    match = _RELAY.match(piece.strip())
+    if match and locators_in(match["where"]) and not quoted_in(match["what"]):
+        return [match["what"], f"save it to {match['where']}"]
+    return [piece]
 
 
 def _valued(text: str) -> bool:

@@ -195,8 +195,9 @@ class _Linker:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
         # A closed set of values ("messageType": error, debug ...) is no result.
-        pointable = (alone or name.lower() in CONTENT_NAMES) and not options(prop)
-        if earlier and pointable and refers_back(step.clause.text):
+        content = name.lower() in CONTENT_NAMES  # "its" too: "write its messages into a.txt"
+        pointable = (alone or content) and not options(prop)
+        if earlier and pointable and refers_back(step.clause.text, possessive=content):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
             if pointed is not None:
