@@ -170,6 +170,9 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
         return servers_placed(clause_of(0, text, TODAY), servers, {"sqlite": ["users"]})
 
     assert placed('Add a company called "Globex" to memory') == {"memory"}
+    # Where it goes, not where a value is taken from; where it is taken out of when no other.
+    assert placed("add Dmitri to my memory, with his email from the users table") == {"memory"}
+    assert placed("delete Frank from the users table") == {"sqlite"}
     assert placed("what do I have in my memory about Bob?") == {"memory"}
     assert placed("show me everything in my knowledge graph") == set()
     assert placed("my memory of the trip") == set()

@@ -226,6 +226,7 @@ def test_a_folder_called_by_name_in_another_is_its_path_there() -> None:
 
 def test_a_thing_placed_somewhere_is_no_text() -> None:
     assert ex.said_in("add a row to the rooms table with floor 3") == []
+    assert ex.said_in("add an order for user 3 of a Baguette at that price") == []
     assert [q.value for q in ex.said_in("add buy eggs to /a/todo.md")] == ["buy eggs"]
 
 

@@ -45,7 +45,7 @@ _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" 
 _KIND = r"(?P<kind>[a-z]+)"
 _KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+(?:new\s+)?{_KIND}(?:\s+(?:called|named)\s+|\s*,\s*)$")
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
-_KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is)\s*(?:a|an)\s+{_KIND}\b")
+_KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+{_KIND}\b")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
 
 
@@ -232,20 +232,26 @@ def servers_placed(
     clause: Clause, servers: Iterable[str], held: Mapping[str, Iterable[str]] | None = None
 ) -> set[str]:
     """The servers the clause names as where it puts something or takes it from, by name ("add
-    Globex to memory", "in my memory") or by a thing one holds ("insert Frank into users")."""
+    Globex to memory", "in my memory") or by a thing one holds ("insert Frank into users"); of
+    both, where it puts it ("add Dmitri to my memory graph, with his email from the users
+    table" is a change in memory)."""
     held = held or {}
-    return {
-        server
-        for server in servers
-        if any(
-            re.search(
-                rf"\b(?:in|into|to|from)\s+(?:my\s+|the\s+)?{re.escape(name)}(?![\w-])",
-                clause.text,
-                re.I,
+
+    def said(prepositions: str) -> set[str]:
+        return {
+            server
+            for server in servers
+            if any(
+                re.search(
+                    rf"\b(?:{prepositions})\s+(?:my\s+|the\s+)?{re.escape(name)}(?![\w-])",
+                    clause.text,
+                    re.I,
+                )
+                for name in (server, *held.get(server, ()))
             )
-            for name in (server, *held.get(server, ()))
-        )
-    }
+        }
+
+    return said("in|into|to") or said("from")
 
 
 def _named(text: str, name: str) -> int | None:

@@ -354,7 +354,8 @@ _ANNOUNCED = re.compile(
 
 _NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?!\s+\w)|.*\s[/~]")
 _PLACED = re.compile(
-    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in)\b|\s*$)", re.IGNORECASE
+    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in|for|of|with)\b|\s*$)",
+    re.IGNORECASE,
 )
 _POINTED = re.compile(
     r"(?:this|that|these|those)\s+\w+(?:\s+(?:to|into|in|on)\b|\s*$)", re.IGNORECASE
