@@ -162,6 +162,7 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("show me what that file looked like two commits ago in /r") == "that file"
     assert pointing("read that article for me") == "that article"
     assert pointing("read /a/b.txt and summarize that file") == ""
+    assert pointing("Carol knows Alice, add that link to my knowledge graph") == ""  # a relation
 
 
 def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:

@@ -106,7 +106,7 @@ def unnamed_reference(clauses: list[Clause]) -> str:
 # "show me what that file looked like", "read that article for me": a file or page pointed at
 # when the request gives none (a folder or a repository is where, not which file).
 _POINTED_THING = re.compile(
-    r"\b(?:that|this)\s+(?:(?P<file>file|document)|(?P<page>page|article|link|website))\b", re.I
+    r"\b(?:that|this)\s+(?:(?P<file>file|document)|(?P<page>page|article|website))\b", re.I
 )
 
 
