@@ -21,6 +21,15 @@ def test_numbers_with_separators_signs_and_percentages() -> None:
     ]
 
 
+def test_a_quote_the_request_goes_on_composing_is_no_whole_value() -> None:
+    """Seen on the fresh dev asks: "add "lives in" plus that city" wrote "lives in" alone."""
+    text = 'add "lives in" plus that city as an observation on Bob'
+    assert ex.read_values(text, date(2026, 11, 22)).quoted == []
+    assert [
+        q.value for q in ex.read_values('add "lives in Leeds" to Bob', date(2026, 11, 22)).quoted
+    ] == ["lives in Leeds"]
+
+
 def test_numbers_spelled_out_in_several_words() -> None:
     text = "add ninety-eight thousand seven hundred sixty-five and 12345"
     found = [(n.value, text[n.start : n.end]) for n in ex.numbers(text)]

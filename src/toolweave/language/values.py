@@ -40,7 +40,7 @@ def read_values(text: str, today: date) -> Values:
         number.in_date = any(d.start <= number.start < d.end for d in found_dates)
     return Values(
         numbers=found,
-        quoted=quoted_in(whole),
+        quoted=[q for q in quoted_in(whole) if not _GOES_ON.match(whole, q.end + 1)],
         said=said_in(whole),
         locators=found_locators,
         dates=found_dates,
@@ -51,6 +51,11 @@ def read_values(text: str, today: date) -> Values:
         conversions=[Conversion(value=v, source=a, target=b) for v, a, b in unit_conversions(text)],
         expression=math_expression(text),
     )
+
+
+# A quoted text that the request goes on composing ("add "lives in" plus that city") is only a
+# part of a value, never a whole one.
+_GOES_ON = re.compile(r"\s+(?:plus|followed\s+by|then)\s+(?:the|that|its|his|her|their)\b", re.I)
 
 
 _NUMBER = re.compile(
