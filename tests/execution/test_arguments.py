@@ -276,12 +276,16 @@ async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:
 async def test_a_timezone_the_model_writes_is_one_the_request_names() -> None:
     """Seen on the fresh dev asks: São Paulo (not read as a zone then) ran in America/New_York,
     and "convert 16:00 to Nairobi time" converted from Nairobi to Nairobi."""
-    llm = ScriptedLLM('{"timezone": "America/New_York"}')
-    filled = await fill_arguments(CURRENT_TIME, c("what time is it in Springfield?"), llm)
-    assert filled.problem is not None and "needs the timezone" in str(filled.problem)
     filled = await fill_arguments(CURRENT_TIME, c("what time is it in São Paulo?"), NoLLM())
     assert filled.arguments == {"timezone": "America/Sao_Paulo"}
     llm = ScriptedLLM('{"source_timezone": "Africa/Nairobi"}')
     filled = await fill_arguments(CONVERT_TIME, c("convert 16:00 to Nairobi time"), llm)
     assert filled.arguments.get("target_timezone") == "Africa/Nairobi"
     assert filled.problem is not None and "source timezone" in str(filled.problem)
+    # A place no zone is named after: the model's zone stands ("Lyon": Europe/Paris), beside
+    # arguments of any type.
+    people = {"type": "array", "items": {"type": "string"}}
+    event = tool({"timezone": {"type": "string"}, "people": people}, ["timezone", "people"])
+    llm = ScriptedLLM('{"timezone": "Europe/Paris", "people": ["Ann"]}')
+    filled = await fill_arguments(event, c("plan a call at noon in Lyon with Ann"), llm)
+    assert filled.arguments["timezone"] == "Europe/Paris" and filled.problem is None

@@ -27,6 +27,7 @@ def test_a_thing_named_before_asked_for_again() -> None:
     assert names_again("Show me that commit.", earlier)
     assert not names_again("Show me the latest commit.", earlier)
     assert not names_again("Show me that branch.", earlier)
+    assert not names_again("How tall is that tower?", "Look up the Eiffel Tower.")
 
 
 @pytest.mark.parametrize(
@@ -38,6 +39,11 @@ def test_a_thing_named_before_asked_for_again() -> None:
         ('all lines with "WARN" in a.log', "WARN"),
         ("the first 3 lines of todo.md", ""),  # a count, not a word
         ("the last line of todo.md", ""),
+        ("the second line of a.log", ""),  # a place or a role, not a word the lines hold
+        ("the header line of a.csv", ""),
+        ("the three lines of a.log", ""),
+        ("lines containing 404 in a.log", "404"),
+        ('save the "a|b" lines of x.log', ""),  # no word a reference can carry
         ("read /srv/a.log", ""),
     ],
 )

@@ -159,6 +159,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert not asks_to_change("check out http://example.org/menu")
     assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
     assert asks_to_change("open a new branch v2 in /r") and not asks_to_change("open /srv/a.txt")
+    assert not asks_to_change("open the new file /srv/report.txt")
+    assert not asks_to_change("How do I change the default shell to zsh?")
     assert asks_to_change("set up the nested folders /srv/a/b") and asks_to_change(
         "set up a table for suppliers"
     )
@@ -166,6 +168,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
         ToolSpec(server="db", name="write_query", description="Execute an INSERT query."),
         "record some feedback: rating 4",
     )
+    written = ToolSpec(server="db", name="write_query", description="Execute an INSERT query.")
+    assert not asks_for_action(written, "how many records are in users?")  # a noun
     assert asks_to_change("branch v2 off main in /r") and not asks_to_change(
         "branch v2 has 3 commits"
     )

@@ -220,6 +220,8 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
         "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
     )
     assert made_with("update the town of Ana Lima in staff", confused) is None
+    places = Known(held=["staff"], columns=columns, values=[("place", "Graz"), ("place", "Wels")])
+    assert made_with("update the town from Graz to Wels in staff", places) is None  # no row name
     one = Known(held=["staff"], columns=columns, values=given[:1])
     assert made_with("update Ana Lima's town in the staff table", one) is None
     assert made_with("Ana Lima moved to Graz, update her salary in staff", known) is None
@@ -232,6 +234,7 @@ def test_a_row_listed_with_the_before_a_column_and_a_verb_that_records(
     for text in (
         "add a row to staff with name Gus, town Cork and the salary 7",
         "record some staff: name Gus, town Cork, salary 7",
+        "add a row to staff with the following: name Gus, town Cork, salary 7",
     ):
         assert made_with(text, known) == (
             "INSERT INTO staff (name, town, salary) VALUES ('Gus', 'Cork', 7)"
@@ -249,7 +252,8 @@ def test_which_row_has_the_most_is_the_row_not_the_value(db: sqlite3.Connection)
 
 def test_a_domain_names_no_table() -> None:
     known = Known(held=["staff"])
-    assert made_with("who in staff has an address at example.com?", known) == "SELECT * FROM staff"
+    assert "example" not in (made_with("who in staff has an address at example.com?", known) or "")
+    assert "FROM backup" not in (made_with("copy notes.txt to notes-backup.txt", known) or "")
 
 
 def test_two_tables_named_are_joined_by_the_id_one_holds(db: sqlite3.Connection) -> None:
@@ -265,6 +269,11 @@ def test_two_tables_named_are_joined_by_the_id_one_holds(db: sqlite3.Connection)
         " WHERE staff.name = 'Ana Lima'"
     )
     assert [row[2] for row in db.execute(sql or "")] == ["Mon", "Fri"]
+    counted = made_with("how many shifts does Ana Lima have? (staff and shifts tables)", known)
+    assert counted == (
+        "SELECT COUNT(*) FROM shifts JOIN staff ON shifts.staff_id = staff.id"
+        " WHERE staff.name = 'Ana Lima'"
+    )
     # One table named: no join is guessed.
     alone = Known(held=["staff"], columns={"staff": columns["staff"]}, values=known.values)
     assert made_with("Ana Lima's town in staff?", alone) == (

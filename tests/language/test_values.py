@@ -37,6 +37,9 @@ def test_numbers_spelled_out_in_several_words() -> None:
     assert [n.value for n in ex.numbers("one hundred and five")] == [105]
     # One word is a count, read where it counts; two words that are no one number are none.
     assert ex.numbers("the first three lines") == [] and ex.numbers("two and three") == []
+    for text in ("one hundred hundred", "thousand thousand", "five thousand million"):
+        assert ex.numbers(text) == []  # each larger scale first: no one number
+    assert ex.numbers(" ".join(["hundred"] * 200)) == []  # and no overflow
 
 
 def test_numbers_skip_times_dates_and_names() -> None:
@@ -159,6 +162,8 @@ def test_the_place_of_a_role() -> None:
         ),
         ('set the status in /a/plan.txt from "draft" to "final"', [("draft", "final")]),
         ('in /a/n.txt make it "June 10" instead of "June 3"', [("June 3", "June 10")]),
+        ("How do I change the default shell to zsh?", []),  # a question, no edit
+        ("replace the contents of /a/a.txt with hello", []),  # the whole file: a write
         (
             'edit /a/todo.md so that "- [ ] call" becomes "- [x] call"',
             [("- [ ] call", "- [x] call")],

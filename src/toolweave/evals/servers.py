@@ -109,8 +109,8 @@ def load_tasks(path: Path) -> list[Task]:
     return tasks
 
 
-# The keys each kind of effect may have (the first is the one that names the kind): a misspelt
-# key would otherwise be ignored and its effect always hold.
+# Each kind of effect, by the key that names it, and the other keys it may have: a misspelt key
+# would otherwise be ignored and its effect always hold.
 _EFFECT_KEYS = {
     "file": {"text", "contains", "absent"},
     "directory": {"absent"},

@@ -189,11 +189,15 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
 
 
 def _zone_said(clause: Clause, name: str, arguments: dict[str, Any]) -> bool:
-    """Whether the model's time zone is one of the places or zones the clause names (for "São
-    Paulo" it had written America/New_York) and not one another argument has taken ("convert
-    16:00 to Nairobi time" names no zone to convert from)."""
-    others = [value for key, value in arguments.items() if key != name]
-    return arguments.get(name) in {z.zone for z in values_of(clause).zones} - set(others)
+    """Whether the model's time zone may stand for what the clause names: one of the zones its
+    places have (for São Paulo it had written America/New_York), or any for a place no zone is
+    named after ("Lyon": Europe/Paris), but never one another argument has taken ("convert 16:00
+    to Nairobi time" names no zone to convert from)."""
+    values, value = values_of(clause), arguments.get(name)
+    taken = {v for key, v in arguments.items() if key != name and isinstance(v, str)}
+    zoned = {z.zone for z in values.zones}
+    unzoned = [p for p in values.places if not any(z.start == p.start for z in values.zones)]
+    return value not in taken and (value in zoned or bool(unzoned))
 
 
 def _parrots(value: Any, prop: dict[str, Any]) -> bool:

@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.cues import asks_to_change, states_first
 from toolweave.language.text import OPENERS, sentences
-from toolweave.language.values import locators_in, named_places, numbers, quoted_in
+from toolweave.language.values import locators_in, named_places, numbers, quoted_in, said_in
 
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
@@ -98,7 +98,8 @@ _GOES_ON = re.compile(
 
 _TOO = re.compile(
     r"^[^?]{3,60}\s(?:too|as\s+well)\W*$|^(?:incl\.?|including)\s[^?]{3,60}$"
-    r"|^(?:no|without|only|just)\s[^?]{3,40}$",  # "... the users table? No duplicates, please."
+    # "... the users table? No duplicates, please.": a wish about it, asking for nothing new
+    rf"|^(?:no|without)\s(?!.*\b(?!please\b)(?:{OPENERS})\b)[^?]{{3,40}}$",
     re.I,
 )
 
@@ -175,21 +176,15 @@ def _shared_verb(piece: str) -> list[str]:
     return [piece]
 
 
-# "copy what notes.txt says into todo.md", "copy the error entry from a.log into errors.txt":
-# what to copy, then the file or page it goes to (the last "to" or "into" before a place).
-_COPY = re.compile(
-    r"^(?:please\s+)?copy\s+(?P<what>.+)\s+(?:into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file"
-    r"\s+)?\S*[/.]\S*?)\W*$",
-    re.IGNORECASE,
-)
-
-
+# The file or page a copy or a written answer goes to: the last "to" or "into" before a place.
+_GOES_TO = r"\s+(?:in|into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file\s+)?\S*[/.]\S*?)\W*$"
+# "copy what notes.txt says into todo.md", "copy the error entry from a.log into errors.txt".
+_COPY = re.compile(rf"^(?:please\s+)?copy\s+(?P<what>.+){_GOES_TO}", re.IGNORECASE)
 # "write down what memory knows about Falcon in falcon.txt", "save the commit messages of /r to
 # log.txt": what a tool tells, then the file it goes to.
 _RELAY = re.compile(
     r"^(?:please\s+)?(?:write(?:\s+down)?|save|store|dump)\s+"
-    r"(?P<what>(?:what|which|who|how)\b.+|the\s+.+?\s+(?:of|from|in)\s+.+)"
-    r"\s+(?:in|into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file\s+)?\S*[/.]\S*?)\W*$",
+    rf"(?P<what>(?:what|which|who)\b.+|the\s+.+?\s+(?:of|from|in)\s+.+){_GOES_TO}",
     re.IGNORECASE,
 )
 
@@ -197,12 +192,15 @@ _RELAY = re.compile(
 def _copied(piece: str) -> list[str]:
     """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
     to errors.txt"; so is a request to write what a tool tells ("what memory knows about
-    Falcon", "save it to falcon.txt"). The text written is then what was read, never made up."""
-    match = _COPY.match(piece.strip())
+    Falcon", "save it to falcon.txt"), unless it gives the text ("write the text Hello from
+    Paris to b.txt"). The text written is then what was read, never made up."""
+    text = piece.strip()
+    match = _COPY.match(text)
     if match and locators_in(match["what"]) and locators_in(match["where"]):
         return [f"read {match['what']}", f"save it to {match['where']}"]
-    match = _RELAY.match(piece.strip())
-    if match and locators_in(match["where"]) and not quoted_in(match["what"]):
+    match = _RELAY.match(text)
+    given = quoted_in(text) or said_in(text)
+    if match and locators_in(match["where"]) and not given:
         return [match["what"], f"save it to {match['where']}"]
     return [piece]
 

@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.questions import stem
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import blank_spans, replacements
+from toolweave.language.values import NUMBER_WORDS, blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
@@ -85,6 +85,13 @@ _BACK_REFERENCE = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
+_PASSES_ITS = re.compile(r"\b(?:write|save|put|store|send|append|copy|add)\s+its\b", re.I)
+
+
+def passes_its(clause: str) -> bool:
+    """Whether the clause passes on part of the earlier result ("write its commit messages into
+    a.txt"), not something made of it ("write a summary of its contents")."""
+    return _PASSES_ITS.search(clause) is not None
 
 
 _THESE = re.compile(r"\b(?:these|those)\b", re.IGNORECASE)
@@ -96,27 +103,39 @@ _LINES = re.compile(
     r"\s+(?:the\s+word\s+)?(?P<b>\"[^\"]+\"|'[^']+'|[\w-]+)",
     re.IGNORECASE,
 )
-_WHICH_LINES = {"first", "last", "next", "top", "bottom", "whole", "new", "same", "other"}
-_WHICH_LINES |= {"following", "previous", "final", "empty", "blank", "log", "a", "an", "the"}
+# Words that say which lines by their place or role, not by a word they hold: "the second line",
+# "the header line", "the latest entries" (a count such as "the first 3 lines" is binding's).
+_WHICH_LINES = {"next", "top", "bottom", "whole", "new", "same", "other", "following", "previous"}
+_WHICH_LINES |= {"final", "empty", "blank", "log", "header", "footer", "matching", "relevant"}
+_WHICH_LINES |= {"second", "third", "fourth", "fifth", "newest", "oldest", "above", "below"}
 
 
 def lines_asked(clause: str) -> str:
     """The word whose lines of a text the clause asks for ("find the ERROR line in server.log":
-    ERROR), or "": the first or last lines are a count, not a word."""
+    ERROR; "lines containing 404"), or "" for lines said by their place or role."""
     match = _LINES.search(clause)
-    word = (match["a"] or match["b"]).strip("\"'") if match else ""
-    return "" if word.lower() in _WHICH_LINES or word.isdigit() else word
+    if match is None:
+        return ""
+    word = (match["a"] or match["b"]).strip("\"'")
+    which = word.lower() in _WHICH_LINES | _DETERMINERS | NUMBER_WORDS
+    if re.search(r"[{}|]", word) or which or (match["a"] and word.isdigit()):
+        return ""
+    return word
 
 
-_THAT_THING = re.compile(r"\b(?:that|this|the same)\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+_THAT_THING = re.compile(
+    r"(?:please\s+)?(?:show|open|display|give)\s+(?:me\s+)?(?:that|this|the\s+same)\s+"
+    r"(?P<noun>[a-z]+)(?:\s+again)?\W*",
+    re.IGNORECASE,
+)
 
 
 def names_again(clause: str, earlier: str) -> bool:
-    """Whether the clause points at a thing the clause before named ("What did commit HEAD~2
-    introduce? Show me that commit."): the same thing asked for again."""
-    match = _THAT_THING.search(clause)
-    noun = match["noun"].lower() if match else ""
-    return bool(noun) and re.search(rf"\b{noun}\b", earlier, re.IGNORECASE) is not None
+    """Whether the clause only asks to see a thing the clause before named ("What did commit
+    HEAD~2 introduce? Show me that commit."): the same thing asked for again; "How tall is that
+    tower?" asks something new."""
+    match = _THAT_THING.fullmatch(clause.strip())
+    return match is not None and re.search(rf"\b{match['noun']}\b", earlier, re.I) is not None
 
 
 def points_at_values(clause: str) -> bool:
@@ -183,6 +202,7 @@ def asks_for_action(tool: ToolSpec, clause: str) -> bool | None:
 # saved notes"; and a past form says what happened ("what have I changed"), it asks for nothing.
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "your", "its", "their"}
 _DETERMINERS |= {"our", "his", "her", "each", "every", "last", "latest", "recent", "first", "no"}
+_DETERMINERS |= {"many", "few", "several", "some", "any", "all"}  # "how many records"
 
 
 # A verb of two words, as the one word the table above knows: "take that out of memory"; and a
@@ -193,7 +213,8 @@ _ONE_WORD = (
     # "start a new branch", "open a new branch", "set up the nested folders", "set up a table"
     (
         re.compile(
-            r"\b(?:start|open|set\s+up|spin\s+up)\s+(?=(?:a|an|the|some)\s+(?:new|nested|empty|fresh)\b)"
+            r"\b(?:start|open|spin\s+up)\s+(?=(?:a|an|some)\s+(?:new|nested|empty|fresh)\b)"
+            r"|\bset\s+up\s+(?=(?:a|an|the|some)\s+(?:new|nested|empty|fresh)\b)"
             r"|\bset\s+up\s+(?=(?:a|an)\s)",
             re.I,
         ),
@@ -233,7 +254,7 @@ def _verbs_said(text: str) -> set[str]:
         if before not in _DETERMINERS and not w.endswith("ed")
     }
     # "make it "B" instead of "A"": an edit, whatever the verb
-    return said | ({"edit"} if replacements(text) else set())
+    return said | ({"edit"} if _edit_given(text) else set())
 
 
 _ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
@@ -344,7 +365,13 @@ def asks_to_change(clause: str) -> bool:
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
     opens = bool(words) and words[0] in _ASKED_VERBS
-    return (opens or bool(replacements(clause))) and not _TO_A_RESULT.search(clause)
+    return (opens or _edit_given(clause)) and not _TO_A_RESULT.search(clause)
+
+
+def _edit_given(text: str) -> bool:
+    """A text and what it becomes ("make it "B" instead of "A"") asks for an edit, whatever the
+    verb."""
+    return bool(replacements(text))
 
 
 # "read report.txt and do what it says": instructions found in a file, page or result. Tool

@@ -193,7 +193,9 @@ def is_statement(value: str, kinds: tuple[str, ...] = ()) -> bool:
     if _STATEMENT.match(value) is None:
         return False
     first = value.split(None, 1)[0].lower()
-    return not kinds or first in kinds or (first == "with" and "select" in kinds)
+    if first == "with":  # a common table expression reads, unless it changes rows
+        first = "other" if re.search(r"\b(?:insert|update|delete)\b", value, re.I) else "select"
+    return not kinds or first in kinds
 
 
 # Verbs of tools that change things: a plan never feeds them from steps it made up itself.

@@ -89,7 +89,9 @@ def unnamed_reference(clauses: list[Clause]) -> str:
     before = ""
     for i, clause in enumerate(clauses):
         text = without_values(clause)  # a pronoun inside a quote or a path points at nothing
-        person = _PERSON.search(text) or _SOMEONE.search(text)
+        # "the customer's email for order 5": the order says who.
+        identified = bool(clause.values and clause.values.numbers) or bool(clause.held)
+        person = _PERSON.search(text) or (None if identified else _SOMEONE.search(text))
         # "the man who founded the company his father named", "which user has ... and what is
         # the user's city": the person is said before.
         earlier = f"{before} {text[: person.start()]}" if person else ""
@@ -111,7 +113,9 @@ _POINTED_THING = re.compile(
 
 
 def _unnamed_thing(clauses: list[Clause]) -> str:
-    for clause in clauses:
+    """In the first request only: a later one may point at what an earlier one finds or makes
+    ("find an article about X and summarize that article")."""
+    for clause in clauses[:1]:
         match = _POINTED_THING.search(without_values(clause))
         if match is None:
             continue
@@ -234,7 +238,7 @@ def servers_placed(
     """The servers the clause names as where it puts something or takes it from, by name ("add
     Globex to memory", "in my memory") or by a thing one holds ("insert Frank into users"); of
     both, where it puts it ("add Dmitri to my memory graph, with his email from the users
-    table" is a change in memory)."""
+    table" is a change in memory), or for a deletion where it takes it out of."""
     held = held or {}
 
     def said(prepositions: str) -> set[str]:
@@ -251,6 +255,8 @@ def servers_placed(
             )
         }
 
+    if _REMOVING.search(clause.text):  # "delete Frank from memory": where it is taken out of
+        return said("from") or said("in|into|to")
     return said("in|into|to") or said("from")
 
 

@@ -60,7 +60,7 @@ _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)
 # A value in a list runs to the next comma, "and" or the end: "item Desk mat, amount 15.5".
 _LISTED = rf"(?:{_STRICT}|[\w'’.-]+(?:\s+(?!please\b|thanks?\b)[\w'’.-]+){{0,3}}?)"
 _PAIR = re.compile(
-    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?:the\s+)?(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
+    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?:the\s+(?!following\b))?(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
     r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
@@ -135,7 +135,9 @@ def _kind(text: str) -> str:
         return "update"
     if _DELETE.search(text):
         return "delete"
-    if re.search(r"\b(?:add(?!\s+up\b)|insert|new\s+row|put|record)\b", lowered):
+    if re.search(
+        r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b|^\W*(?:please\s+)?record\b", lowered
+    ):
         return "insert"
     if re.search(r"\b(?:drop|truncate|alter|rename|clear|empty|wipe)\b", lowered):
         return "other"  # a change made here never: no statement at all
@@ -228,16 +230,19 @@ def _join(text: str, known: Known) -> str | None:
     names, one whose column holds another's id (orders.user_id and users), read for the row of
     the other that the clause's value names; none when the first table takes the value itself."""
     named = [t for t in known.columns if re.search(rf"\b{re.escape(t)}\b", text, re.I)]
+    conditions = _COMPARISON.search(text) or _CONDITION.search(text)
+    if conditions or any(re.search(rf"\b(?:{w})\b", text, re.I) for w in _AGGREGATES.values()):
+        return None  # a condition or a total over two tables is not spelled out here
     for many in named:
         for column in known.columns[many]:
             one = _referenced(column, named)
             if one is None or one == many or _where_by_kind(known.columns[many], known.values):
                 continue
             if where := _where_by_kind(known.columns[one], known.values):
+                what = "COUNT(*)" if _COUNT.search(text) else f"{many}.*"
                 on = f"{many}.{column} = {one}.id"
-                return f"SELECT {many}.* FROM {many} JOIN {one} ON {on}" + where.replace(
-                    " WHERE ", f" WHERE {one}.", 1
-                )
+                where = where.replace(" WHERE ", f" WHERE {one}.", 1)
+                return f"SELECT {what} FROM {many} JOIN {one} ON {on}{where}"
     return None
 
 
@@ -365,6 +370,8 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     if new is None or len(after_to) > 1:
         return None
     row = next(v for v in given if v != new)
+    if given[row] not in ("name", "email") and not (written and len(row.split()) > 1):
+        return None  # "from Graz to Vienna": a place is no row's name
     kind = "email" if given[row] == "email" else "name"
     where = [c for c in columns if c != column and _takes(c, kind)]
     if len(where) != 1:

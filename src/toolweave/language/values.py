@@ -40,7 +40,7 @@ def read_values(text: str, today: date) -> Values:
         number.in_date = any(d.start <= number.start < d.end for d in found_dates)
     return Values(
         numbers=found,
-        quoted=[q for q in quoted_in(whole) if not _GOES_ON.match(whole, q.end + 1)],
+        quoted=[q for q in quoted_in(whole) if not _COMPOSED.match(whole, q.end + 1)],
         said=said_in(whole),
         locators=found_locators,
         dates=found_dates,
@@ -55,7 +55,7 @@ def read_values(text: str, today: date) -> Values:
 
 # A quoted text that the request goes on composing ("add "lives in" plus that city") is only a
 # part of a value, never a whole one.
-_GOES_ON = re.compile(r"\s+(?:plus|followed\s+by|then)\s+(?:the|that|its|his|her|their)\b", re.I)
+_COMPOSED = re.compile(r"\s+(?:plus|followed\s+by|then)\s+(?:the|that|its|his|her|their)\b", re.I)
 
 
 _NUMBER = re.compile(
@@ -103,16 +103,22 @@ def _spelled_out(text: str) -> list[Number]:
 
 
 def _spelled_value(words: list[str]) -> int | None:
+    """None for words that are no one number: "two three", "five twenty", "one hundred
+    hundred", "thousand thousand" (each larger scale comes first, "hundred" once below it)."""
     total = current = 0
-    last = ""  # the kind of the word before: "unit" (below 20), "tens" or "scale"
+    last, below = "", float("inf")  # the kind of the word before; the scale to stay under
     for word in [w for w in words if w != "and"]:
         kind = "scale" if word in _SCALES else "tens" if _SPELLED[word] >= 20 else "unit"
         if (kind == "unit" and last == "unit") or (kind == "tens" and last in ("unit", "tens")):
-            return None  # "two three", "five twenty": a list, not one number
+            return None
         if word == "hundred":
+            if current >= 100:
+                return None
             current = (current or 1) * 100
         elif kind == "scale":
-            total, current = total + (current or 1) * _SCALES[word], 0
+            if _SCALES[word] >= below:
+                return None
+            total, current, below = total + (current or 1) * _SCALES[word], 0, _SCALES[word]
         else:
             current += _SPELLED[word]
         last = kind
@@ -126,6 +132,7 @@ _WORD_NUMBERS = {
     )
 } | {"fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100}
 _NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(_WORD_NUMBERS)})\b", re.IGNORECASE)
+NUMBER_WORDS = frozenset(_WORD_NUMBERS)
 
 
 def number_words(text: str) -> list[Number]:
@@ -254,7 +261,10 @@ _NAMED_FOLDER = re.compile(
     re.IGNORECASE,
 )
 # "rename /srv/old to archive": the new name alone, a path beside the old one (binding.py).
-_RENAMED_TO = re.compile(r"\brename\b.*\s(?:to|as)\s+(?P<name>[\w-]+)[.!?]?\s*$", re.IGNORECASE)
+_RENAMED_TO = re.compile(
+    r"\brename\s+(?:the\s+(?:file|folder|directory)\s+)?[~/.]\S*\s+(?:to|as)\s+(?P<name>[\w-]+)[.!?]?\s*$",
+    re.IGNORECASE,
+)
 _NOT_FOLDER_NAMES = {"new", "empty", "another", "separate", "sub", "my", "parent", "same", "that"}
 
 
@@ -273,17 +283,18 @@ def _note_folders(text: str, found: list[Locator]) -> None:
 
 # Unquoted text to pass on, after the words that announce it: "write the text hello to a.txt",
 # "a note saying back at 5", "append buy eggs to todo.md". Ends before where it goes.
-# Where a text goes: a file, a folder, a path, or a store ("to my memory graph", "into the users
-# table"), which ends the text ("add Dmitri Volkov to my memory graph": Dmitri Volkov).
-_STORE = r"(?:file|folder|memory|graph|table|database|db)\b"
+# Where a text goes: a file, a folder, a path, or a store where the clause ends or goes on
+# describing ("add Dmitri Volkov to my memory graph as a person": Dmitri Volkov; "append fix the
+# bug in the users table to todo.md" keeps its words).
+_STORE = r"(?:memory|graph|table|database|db)\b(?=\W*$|[,;.]|\s+(?:as|with|and)\b)"
 _WHERE = (
     r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+|our\s+)?"
-    rf"(?:(?:[\w-]+\s+)?{_STORE}|/|~|[\w-]+\.[A-Za-z])"
+    rf"(?:file\b|folder\b|(?:[\w-]+\s+)?{_STORE}|/|~|[\w-]+\.[A-Za-z])"
 )
 # What a text given to pass on is called: "with this line: ...".
-_TEXT_NOUN = r"(?:text|words?|lines?|message|sentence|string|content|note)"
+_TEXT_NOUN = r"(?:text|words?|lines?|message|sentence|string|content|note)\b"
 _SAID = re.compile(
-    r"(?:\b(?:the|a)\s+(?:text|words?|line|message|sentence|string|content)\s+"
+    rf"(?:\b(?:the|a)\s+{_TEXT_NOUN}\s+"
     r"|\b(?:saying|that says|which says|reading|containing)\s+"
     r"|\b(?:message|msg|text|content|note|title|subject|insight|with)\s*:\s*"
     rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
@@ -301,7 +312,7 @@ _VAGUE = re.compile(
     r"(?:something|anything|some text|stuff|it|this|that|them|these|those|a note"
     r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
     r"content|contents|text|page|file|data|time|phone number)s?"
-    r"|(?:its|their)\s+.+|(?:down\s+)?(?:what|which|who|where|when|how)\b.+)",
+    r"|(?:its|their)\s+.+|(?:down\s+)?(?:what|which|who)\b.+)",
     re.IGNORECASE,
 )
 
@@ -323,14 +334,23 @@ _PAIRS = (("old", "new"), ("was", "becomes"), ("before", "after"), ("replaced", 
 
 
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
-    """The (text, what it becomes) pairs the text asks for, each as written (its quotes off)."""
+    """The (text, what it becomes) pairs the text asks for, each as written (its quotes off);
+    none in a question ("How do I change the shell to zsh?"), nor for a whole file ("replace the
+    contents of a.txt with hello" writes it)."""
+    if _ASKS_HOW.match(text):
+        return []
     pairs = []
     for match in _REPLACEMENT.finditer(_inside_quotes_hidden(text)):  # "for" in a quote is text
         parts = next(p for p in _PAIRS if match[p[0]])
         old, new = (_unquoted(text, match, part) for part in parts)
-        if old.value and new.value:
+        whole = _WHOLE.match(old.value) or locators_in(old.value)
+        if old.value and new.value and not whole:
             pairs.append((old, new))
     return pairs
+
+
+_ASKS_HOW = re.compile(r"\W*(?:how|what|why|when|where|which|who)\b", re.IGNORECASE)
+_WHOLE = re.compile(r"(?:the\s+)?(?:whole\s+|entire\s+)?contents?\s+of\b", re.IGNORECASE)
 
 
 def _inside_quotes_hidden(text: str) -> str:
@@ -359,7 +379,7 @@ _ANNOUNCED = re.compile(
 
 _NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?!\s+\w)|.*\s[/~]")
 _PLACED = re.compile(
-    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in|for|of|with)\b|\s*$)",
+    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in|for)\b|\s*$)",
     re.IGNORECASE,
 )
 _POINTED = re.compile(

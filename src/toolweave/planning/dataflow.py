@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolweave.language.binding import extract_arguments, place_for_role, values_of
-from toolweave.language.cues import lines_asked, refers_back
+from toolweave.language.cues import lines_asked, passes_its, refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
@@ -195,9 +195,11 @@ class _Linker:
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
         # A closed set of values ("messageType": error, debug ...) is no result.
-        content = name.lower() in CONTENT_NAMES  # "its" too: "write its messages into a.txt"
+        content = name.lower() in CONTENT_NAMES
         pointable = (alone or content) and not options(prop)
-        if earlier and pointable and refers_back(step.clause.text, possessive=content):
+        # "write its commit messages into a.txt", not "write a summary of its contents".
+        passes = content and passes_its(step.clause.text)
+        if earlier and pointable and (refers_back(step.clause.text) or passes):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
             if pointed is not None:

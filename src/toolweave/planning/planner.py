@@ -191,13 +191,17 @@ def _about_the_result(
 
 
 def _names_its_fields(clause: Clause, step: Step) -> bool:
-    """Whether the clause names a field of what the step's tool returns ("pull the New York
-    structured content and give me the conditions and the humidity")."""
-    if not step.candidates:
+    """Whether the clause, giving no values of its own, names a field of what the step's tool
+    returns ("pull the New York structured content and give me the conditions and the
+    humidity"); a field every result may have ("name", "id") says nothing."""
+    if not step.candidates or values_of(clause).count:
         return False
-    words = set(re.findall(r"[a-z0-9]+", clause.text.lower()))
+    words = set(re.findall(r"[a-z0-9]+", clause.text.lower())) - _ANY_RESULTS
     fields = output_fields(step.candidates[0].tool.output_schema or {})
     return any(out.tokens and set(out.tokens) <= words for out in fields)
+
+
+_ANY_RESULTS = {"name", "id", "time", "date", "text", "type", "value", "result", "data", "status"}
 
 
 def _reads_what_the_user_names(step: Step, fallback: ToolSpec) -> bool:
