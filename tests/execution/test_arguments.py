@@ -214,6 +214,10 @@ async def test_a_classification_may_be_written_a_name_may_not() -> None:
     llm = ScriptedLLM('{"entities": [{"name": "Carol", "entityType": "person"}]}')
     filled = await fill_arguments(CREATE_ENTITIES, c("remember Alice"), llm)
     assert filled.problem is not None and filled.problem.kind == "ungrounded"
+    # A thing the request names by a common noun is no name the model may write.
+    llm = ScriptedLLM('{"entities": [{"name": "project", "entityType": "project"}]}')
+    filled = await fill_arguments(CREATE_ENTITIES, c("add a new project to my graph"), llm)
+    assert filled.problem is not None
 
 
 async def test_a_proposal_from_inside_a_path_is_no_value_of_the_users() -> None:

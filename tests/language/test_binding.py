@@ -9,6 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.binding import (
     extract_arguments,
     feasibility,
+    misses_the_table,
     other_kind_of_path,
     rewrites_whole,
     value_sets,
@@ -221,6 +222,15 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     clause = clause_of(0, text, TODAY)
     assert rewrites_whole(ToolSpec(server="fs", name="write_file", input_schema=write), clause)
     assert not rewrites_whole(ToolSpec(server="fs", name="edit_file", input_schema=schema), clause)
+    # So does a line added to a file the request keeps.
+    added = clause_of(0, 'add "water the plants" as a new last line of /srv/n.txt', TODAY)
+    assert rewrites_whole(ToolSpec(server="fs", name="write_file", input_schema=write), added)
+    memo = {"properties": {"insight": {"type": "string"}}, "required": ["insight"]}
+    sql = {"properties": {"query": {"type": "string", "description": "SQL"}}, "required": ["query"]}
+    into = clause_of(0, "add Carol to the users table with email c@x.org", TODAY)
+    into.held = [Quoted(start=16, end=21, value="users")]
+    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), into)
+    assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), into)
 
 
 def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:
@@ -237,6 +247,9 @@ def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:
         "head": 3,
     }
     assert bound(schema, "read one of /a/todo.md") == {"path": "/a/todo.md"}
+    # "two files" counts files, not the lines a count of the description counts.
+    schema["properties"]["tail"]["description"] = "the last N lines of the file"
+    assert bound(schema, "a look at two files, /a/todo.md and /a/b.md") == {"path": "/a/todo.md"}
 
 
 def test_a_number_counts_for_the_parameter_named_beside_it() -> None:

@@ -209,6 +209,8 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Convert 11:00 Kolkata time to Shanghai time, please.",
             ["Convert 11:00 Kolkata time to Shanghai time"],
         ),
+        ("Please go ahead and commit app.py in /r", ["commit app.py in /r"]),
+        ("Put a row in for her, would you?", ["Put a row in for her"]),
         # A copy is a reading and a writing of what was read.
         (
             "Could you put a task on /a/todo.md for me, please?",

@@ -194,6 +194,7 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     assert [f.value for f in added] == ["orders", "Bob"]
     # A word opening a sentence is no name: "No duplicates, please."
     assert names_in(clause_of(0, "No duplicates, please", TODAY)) == []
+    assert names_in(clause_of(0, "Our product names got longer", TODAY)) == []
 
 
 def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:

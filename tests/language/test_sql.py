@@ -279,3 +279,17 @@ def test_two_tables_named_are_joined_by_the_id_one_holds(db: sqlite3.Connection)
     assert made_with("Ana Lima's town in staff?", alone) == (
         "SELECT * FROM staff WHERE name = 'Ana Lima'"
     )
+
+
+def test_a_value_renamed_and_a_table_named_in_quotes(db: sqlite3.Connection) -> None:
+    sql = made('rename the town "Porto" to "Oporto" in the staff table')
+    assert sql == "UPDATE staff SET town = 'Oporto' WHERE town = 'Porto'"
+    db.execute(sql or "")
+    assert [row[0] for row in db.execute("SELECT town FROM staff ORDER BY id")] == [
+        "Oporto",
+        "Graz",
+        "Oporto",
+    ]
+    assert made('new table "desks": id integer primary key, room text not null') == (
+        "CREATE TABLE desks (id INTEGER PRIMARY KEY, room TEXT NOT NULL)"
+    )

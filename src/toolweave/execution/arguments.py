@@ -29,6 +29,7 @@ from toolweave.language.parameters import (
     sql_kinds,
     takes_sql,
 )
+from toolweave.language.records import names_in
 from toolweave.language.spans import HIDDEN, ground, snap, written_from
 from toolweave.language.text import readable_name
 from toolweave.language.values import blank_spans
@@ -182,10 +183,29 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
             invented.append(readable_name(name))
     for name, origin in filled.origins.items():  # the model's SQL must be SQL of a kind asked
         value, prop = filled.arguments.get(name), properties.get(name, {})
-        written = origin in ("chosen", "generated") and takes_sql(name, prop)
-        if written and not (isinstance(value, str) and is_statement(value, sql_kinds(name, prop))):
+        modelled = origin in ("chosen", "generated")
+        if modelled and takes_sql(name, prop):
+            if not (isinstance(value, str) and is_statement(value, sql_kinds(name, prop))):
+                invented.append(readable_name(name))
+        elif modelled and changes and not _names_given(value, clause):
+            # "add a new project to my knowledge graph": the model made an entity "project".
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+def _names_given(value: Any, clause: Clause) -> bool:
+    """Whether every name the model wrote into a change's records (`entityName`, `name`) is a
+    name the request gives."""
+    names = {n.value for n in names_in(clause)} | {h.value for h in clause.held}
+    records = value if isinstance(value, list) else []
+    written = [
+        v
+        for item in records
+        if isinstance(item, dict)
+        for key, v in item.items()
+        if names_a_thing(key) and isinstance(v, str)
+    ]
+    return all(v in names for v in written)
 
 
 def _zone_said(clause: Clause, name: str, arguments: dict[str, Any]) -> bool:

@@ -28,6 +28,7 @@ from toolweave.language.parameters import (
     param_kind,
     place_role,
     sql_kinds,
+    takes_sql,
 )
 from toolweave.language.records import names_in, records
 from toolweave.language.sql import Known, statement
@@ -188,6 +189,10 @@ def _counts_in_context(
                 continue
             named = _stems(readable_name(name))
             words = named | _stems(prop.get("description", ""))
+            # "two files" counts files: no `tail` ("the last N lines of the file").
+            counted = re.search(r"\bN\s+(\w+)", prop.get("description", ""))
+            if after and counted and not after & (named | _stems(counted[1])):
+                continue
             scores[name] = 2 * bool(after & words) + (2 if before & named else bool(before & words))
             flag = _COUNT_FLAG.search(text[: number.start])  # "git log -n 3"
             if named & _LIMITS and ((before | after) & _NEWEST or flag):
@@ -238,13 +243,40 @@ def _edits(properties: dict[str, Any], text: str) -> dict[str, Found]:
     return {}
 
 
+def misses_the_table(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause puts something into a table a server holds ("add Carol to the users
+    table") and the tool takes neither a table nor a statement (a memo's `insight`)."""
+    properties = tool.input_schema.get("properties") or {}
+    takes = any(
+        takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()
+    )
+    into = (
+        re.search(
+            rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
+        )
+        for h in clause.held
+    )
+    return not takes and any(into)
+
+
 def rewrites_whole(tool: ToolSpec, clause: Clause) -> bool:
-    """Whether the clause asks to replace a text within a file ("make it "B" instead of "A"")
-    and the tool would write a whole content instead: it would lose the rest of the file."""
+    """Whether the clause asks to change a part of a file, a text within it ("make it "B"
+    instead of "A"") or a line added to it ("add "water the plants" as a new last line"), and
+    the tool would write a whole content instead: it would lose the rest of the file."""
     properties = tool.input_schema.get("properties") or {}
     required = tool.input_schema.get("required") or []
     whole = any(name.lower() in PAYLOAD_NAMES for name in required)
-    return whole and bool(replacements(clause.text)) and not _edits(properties, clause.text)
+    edited = bool(replacements(clause.text)) and not _edits(properties, clause.text)
+    return whole and (edited or _ADDS_TO_A_FILE.search(clause.text) is not None)
+
+
+# A line added to a file the request keeps: "append ...", "... as a new last line", "at the
+# bottom of my notes", "keep everything else".
+_ADDS_TO_A_FILE = re.compile(
+    r"\bappend\b|\bas\s+a\s+new\s+(?:last\s+)?(?:line|item|entry)\b"
+    r"|\bat\s+the\s+(?:end|bottom)\s+of\b|\bkeep\s+everything\s+else\b",
+    re.IGNORECASE,
+)
 
 
 _DENIAL = re.compile(r"\b(?:no|not|without|don'?t|never)\s+(?:\w+\s+)?$", re.IGNORECASE)

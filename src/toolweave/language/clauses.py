@@ -29,11 +29,12 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
-# A piece that is only a connective ("Then, find ...", "After that, ...") or thanks or "please"
-# (", please.") is no request.
+# A piece that is only a connective ("Then, find ...", "After that, ...") or thanks, "please",
+# "go ahead" or "would you?" is no request.
 _CONNECTIVE = re.compile(
     r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly|"
-    r"additionally|in addition|moreover|furthermore|besides|please|"
+    r"additionally|in addition|moreover|furthermore|besides|please|(?:please\s+)?go ahead|"
+    r"(?:would|could|can|will) you|"
     r"thanks?(?: you)?(?: (?:so|very) much| in advance)?)$",
     re.IGNORECASE,
 )

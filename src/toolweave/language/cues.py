@@ -81,7 +81,8 @@ def is_multi_hop(question: str) -> bool:
 # "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
-    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b",
+    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b"
+    r"|\bwhat (?:comes out|you get)\b",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
@@ -210,6 +211,13 @@ _DETERMINERS |= {"many", "few", "several", "some", "any", "all"}  # "how many re
 _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
+    # "rename the item "USB-C cable" to ...": a value changed, not a file moved
+    (
+        re.compile(
+            r"\brename\s+(?=(?:the\s+)?(?!(?:file|folder|directory|branch)\b)\w+\s+[\"'“])", re.I
+        ),
+        "update ",
+    ),
     # "start a new branch", "open a new branch", "set up the nested folders", "set up a table"
     (
         re.compile(

@@ -28,17 +28,9 @@ _WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
 _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  # "Rosa's Bakery"
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
-_NOT_NAMES |= {
-    "no",
-    "yes",
-    "ok",
-    "okay",
-    "hi",
-    "hello",
-    "hey",
-    "thanks",
-    "sorry",
-}  # "No duplicates"
+# A word that opens a sentence is no name either: "No duplicates", "Our product names ...".
+_NOT_NAMES |= {"no", "yes", "ok", "okay", "hi", "hello", "hey", "thanks", "sorry", "oops"}
+_NOT_NAMES |= {"we", "our", "us", "you", "your", "they", "their", "it", "its", "in", "on"}
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
 # "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
 # "new company in memory: Globex": what kind of thing it is.

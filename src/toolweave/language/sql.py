@@ -129,9 +129,11 @@ def _kind(text: str) -> str:
     """The statement the clause's verb asks for: a change it does not spell out is no read
     ("update Emma's city in the users table")."""
     lowered = text.lower()
-    if re.search(r"\b(?:create|make|add)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
+    if re.search(r"\b(?:create|make|add|new)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
         return "create"
-    if re.search(r"\b(?:update|set|change|modify|edit|replace)\b", lowered):
+    if re.search(r"\b(?:update|set|change|modify|edit|replace)\b", lowered) or _RENAMED.search(
+        text
+    ):
         return "update"
     if _DELETE.search(text):
         return "delete"
@@ -163,7 +165,7 @@ def _literal(value: str) -> str:
     value = value.strip()
     if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
         return value
-    if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) > 1:
+    if len(value) > 1 and (value[0] + value[-1]) in ("''", '""', "“”"):
         value = value[1:-1]
     return "'" + value.replace("'", "''") + "'"
 
@@ -350,7 +352,19 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
         return None
     if match and _plain(match["c"]):
         return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
+    if (renamed := _RENAMED.search(text)) and _plain(renamed["c"]):
+        column, old, new = renamed["c"], _literal(renamed["old"]), _literal(renamed["new"])
+        return f"UPDATE {table} SET {column} = {new} WHERE {column} = {old}"
     return _update_by_kind(text, table, known)
+
+
+# "rename the item "USB-C cable" to "USB-C cable (2m)"": a column's value, both quoted.
+_QUOTED_VALUE = r"'[^']+'|\"[^\"]+\"|“[^”]+”"
+_RENAMED = re.compile(
+    rf"\b(?:rename|change|update)\s+(?:the\s+)?(?P<c>{_IDENT})\s+(?P<old>{_QUOTED_VALUE})\s+"
+    rf"(?:to|into)\s+(?P<new>{_QUOTED_VALUE})",
+    re.IGNORECASE,
+)
 
 
 def _update_by_kind(text: str, table: str, known: Known) -> str | None:
@@ -394,7 +408,7 @@ def _delete(text: str, held: list[str]) -> str | None:
 
 
 def _create(text: str) -> str | None:
-    match = re.search(rf"\btable\s+(?:called\s+|named\s+)?(?P<t>{_IDENT})", text, re.I)
+    match = re.search(rf"\btable\s+(?:called\s+|named\s+)?[\"'“]?(?P<t>{_IDENT})", text, re.I)
     if not match or not _plain(match["t"]):  # "create a suppliers table with columns ..."
         match = re.search(rf"\b(?:a|an|the)\s+(?:new\s+)?(?P<t>{_IDENT})\s+table\b", text, re.I)
     if not match or not _plain(match["t"]):

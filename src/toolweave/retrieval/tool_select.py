@@ -17,6 +17,7 @@ from toolweave.language.binding import (
     feasibility,
     folder_for_folders,
     gives_values,
+    misses_the_table,
     other_kind_of_path,
     points_at_missing,
     rewrites_whole,
@@ -201,9 +202,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     computes = (
         _computes(tool) and not refers_back(clause.text) and not points_at_values(clause.text)
     )
-    # "make it "B" instead of "A"" is no write of "B" as the whole file.
+    # "make it "B" instead of "A"" is no write of "B" as the whole file, "add Carol to the users
+    # table" no memo.
     unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
-    if unfit or rewrites_whole(tool, clause):
+    if unfit or (changes and (rewrites_whole(tool, clause) or misses_the_table(tool, clause))):
         evidence -= VALUE_WEIGHT
     elif not tool.input_schema.get("properties") and gives_values(clause):
         # "list the users in the users table whose city is Lyon" is no `list_tables()`
