@@ -444,3 +444,11 @@ def test_a_query_matched_against_names_takes_a_held_name_written_in_lowercase() 
     clause = clause_of(0, "orbit labs deadline?", TODAY)
     clause.held = [Quoted(start=0, end=10, value="Orbit Labs")]
     assert extract_arguments(schema, clause).arguments == {"query": "Orbit Labs"}
+
+
+def test_all_of_the_options_said_is_the_option_all() -> None:
+    kinds = {"type": "string", "enum": ["local", "remote", "all"]}
+    schema = {"properties": {"branch_type": kinds}, "required": ["branch_type"]}
+    for text in ("list all branches, remote ones included", "show both local and remote branches"):
+        assert bound(schema, text) == {"branch_type": "all"}
+    assert bound(schema, "list the remote branches") == {"branch_type": "remote"}

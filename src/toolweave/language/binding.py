@@ -542,13 +542,19 @@ def _glob(text: str) -> Found:
 
 
 def _enum_value(choices: list[Any], text: str) -> Found:
-    """The first option the clause says as a word of its own ("all", not the end of "called")."""
+    """The first option the clause says as a word of its own ("all", not the end of "called");
+    of several, "all" when the clause says all or both of them ("both local and remote
+    branches", "all branches, remote ones included")."""
+    said = {}
     for option in choices:
         if isinstance(option, str) and option.strip():
             match = re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.IGNORECASE)
             if match:
-                return option, Span(start=match.start(), end=match.end())
-    return None, None
+                said[option] = (option, Span(start=match.start(), end=match.end()))
+    every = next((o for o in choices if isinstance(o, str) and o.lower() == "all"), None)
+    if every and len(said) > 1 and re.search(r"\b(?:all|both)\b", text, re.IGNORECASE):
+        return said.get(every) or (every, None)
+    return next(iter(said.values()), (None, None))
 
 
 def _zone_in_role(role: str | None, text: str, pool: list[Found]) -> Found:
