@@ -399,6 +399,8 @@ FIND = {
         ("find the json files in /docs", "*.json"),
         ("which files under /docs end in .yaml? check subfolders too", "**/*.yaml"),
         ("look for .py files anywhere in /docs", "**/*.py"),
+        ('search /docs for anything with "draft" in its name', "*draft*"),
+        ("files in /docs whose name contains plan", "*plan*"),
     ],
 )
 def test_a_file_pattern_is_copied_or_made_from_the_kind_of_file_said(

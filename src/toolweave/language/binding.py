@@ -531,11 +531,24 @@ _EXTENSION = re.compile(
 _BELOW = re.compile(r"\b(?:anywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b", re.I)
 
 
+# "anything with "draft" in its name", "files whose name contains draft": a word of the name.
+_IN_THE_NAME = re.compile(
+    r"\bwith\s+[\"'“]?(?P<w>[\w.-]+)[\"'”]?\s+in\s+(?:its|their|the)\s+(?:file\s*)?names?\b"
+    r"|\bnames?\s+(?:contains?|includes?|has)\s+[\"'“]?(?P<v>[\w.-]+)",
+    re.IGNORECASE,
+)
+
+
 def _glob(text: str) -> Found:
-    said = _GLOB.search(text) or _EXTENSION.search(text)
+    said = _GLOB.search(text) or _EXTENSION.search(text) or _IN_THE_NAME.search(text)
     if not said:
         return None, None
-    pattern = said.group() if said.re is _GLOB else f"*.{(said['dotted'] or said['word']).lower()}"
+    if said.re is _IN_THE_NAME:
+        pattern = f"*{said['w'] or said['v']}*"
+    elif said.re is _GLOB:
+        pattern = said.group()
+    else:
+        pattern = f"*.{(said['dotted'] or said['word']).lower()}"
     if _BELOW.search(text) and "/" not in pattern:
         pattern = f"**/{pattern}"
     return pattern, Span(start=said.start(), end=said.end())

@@ -282,7 +282,7 @@ _READS = {
     "read": {"read", "show", "print", "cat", "open", "view", "display"},
     "list": {"list", "ls"},
     "show": {"show", "print", "display", "view"},
-    "search": {"search", "find", "look", "grep"},
+    "search": {"search", "find", "look", "grep", "locate"},
     "fetch": {"fetch", "download"},
     "describe": {"describe", "schema", "structure", "columns"},
 }
