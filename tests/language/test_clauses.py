@@ -210,6 +210,12 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Convert 11:00 Kolkata time to Shanghai time"],
         ),
         ("Please go ahead and commit app.py in /r", ["commit app.py in /r"]),
+        # A sentence that only tells why goes with the request after it.
+        (
+            "The deadline has moved again. Can you update /a/alpha.txt?",
+            ["The deadline has moved again: Can you update /a/alpha.txt?"],
+        ),
+        ("Read /a/b.txt. Then read /a/c.txt.", ["Read /a/b.txt.", "read /a/c.txt."]),
         ("Put a row in for her, would you?", ["Put a row in for her"]),
         # A copy is a reading and a writing of what was read.
         (

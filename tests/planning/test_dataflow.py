@@ -406,3 +406,17 @@ def test_a_result_never_becomes_a_search_query() -> None:
     plan_.steps[1].arguments = {}
     linked = link_data_flow(plan_, tools, analyse(question, TODAY), search=search.key)[0]
     assert linked.steps[1].arguments == {}
+
+
+def test_a_value_the_clause_gives_one_parameter_is_not_carried_to_another() -> None:
+    """ "what would 4pm be in Nairobi?" converted from Nairobi to Nairobi."""
+    convert = tool(
+        "time",
+        "convert_time",
+        {"source_timezone": "string", "time": "string", "target_timezone": "string"},
+    )
+    question = "what would 4pm be in Nairobi?"
+    linked = link_data_flow(
+        plan(question, (question, convert)), {convert.key: convert}, analyse(question, TODAY)
+    )[0]
+    assert "target_timezone" not in linked.steps[0].arguments

@@ -105,12 +105,24 @@ _TOO = re.compile(
 )
 
 
+# A sentence that only tells why ("The Alpha deadline has moved again. Can you update
+# alpha.txt?", "Our product names got more specific. In orders, ..."): no verb that asks, no
+# question, no value of its own; the request after it is what to do.
+_TELLS = re.compile(rf"^(?!\W*(?:{OPENERS})\b)[^?]{{3,120}}[.!]$", re.IGNORECASE)
+
+
+def _context(sentence: str, after: str) -> bool:
+    told = sentence.strip()
+    asks = _VERB.match(after) is not None  # the next sentence opens with what to do
+    return asks and bool(_TELLS.match(told)) and not _valued(told) and not asks_to_change(told)
+
+
 def _with_context(pieces: list[str]) -> list[str]:
     """Each stating sentence joined to the sentence after it; a sentence that goes on
     describing a change, or only a note in brackets, to the sentence before."""
     joined: list[str] = []
     for piece in pieces:
-        if joined and _STATEMENT.match(joined[-1].strip()):
+        if joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
         elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
             # "Which .csv files are in /srv? Look in subfolders too": how to do the same.

@@ -142,10 +142,14 @@ class _Linker:
     def _fill(self, step: Step, tool: ToolSpec) -> None:
         missing = _missing(tool, step)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question)
+        # "what would 4pm be in Nairobi?" gives one zone, the source's, not the target's too.
+        own = extract_arguments(tool.input_schema, step.clause).arguments.values()
         properties = _properties(tool)
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
             value = carried.arguments.get(name) if kind in CARRIED_KINDS else None
+            if value in own:
+                value = None
             if value is None and kind in LOCATOR_KINDS:
                 value = self._same_place(name)
             if value is not None:
