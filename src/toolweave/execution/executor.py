@@ -40,8 +40,8 @@ from toolweave.language.binding import (
     other_kind_of_path,
 )
 from toolweave.language.cues import asks_for_action
+from toolweave.language.numbers import numbers
 from toolweave.language.parameters import changes_things, json_type
-from toolweave.language.values import numbers
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references

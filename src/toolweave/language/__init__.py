@@ -1,9 +1,10 @@
 """The question analysed once: every English rule about a question lives in this package.
 
     analyse(question, today) -> QuestionAnalysis: clauses (clauses.py), each with its values
-    (values.py: numbers, dates, times, places, zones, quotes, conversions, expressions), the
-    whole question's values, and its cues (cues.py: small talk, multi-hop); a clause that only
-    says to act on what a file or page says is declined (tool output is data, not a request)
+    (values.py: numbers (numbers.py), dates, times, places, zones, quotes, conversions,
+    expressions), the whole question's values, and its cues (cues.py: small talk, multi-hop);
+    a clause that only says to act on what a file or page says is declined (tool output is
+    data, not a request)
 
 Later stages (retrieval, router, planner, data flow, step agent) read the analysis and never
 parse the question again. `binding.py` matches a clause's values to a tool's parameters, whose

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolweave.language.cues import refers_back, states_first, without_values
+from toolweave.language.numbers import number_words
 from toolweave.language.parameters import (
     FOLDER_WORDS,
     LOCATOR_KINDS,
@@ -33,7 +34,7 @@ from toolweave.language.parameters import (
 from toolweave.language.records import names_in, records
 from toolweave.language.sql import Known, statement
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import number_words, replacements
+from toolweave.language.values import replacements
 from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.

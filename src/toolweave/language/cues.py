@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
+from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import NUMBER_WORDS, blank_spans, replacements
+from toolweave.language.values import blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
