@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolweave.language.values import MONTH_NAMES, WEEKDAYS
+from toolweave.language.values import MONTH_NAMES, WEEKDAYS, unaccented
 
 # A word, and whether a sentence ends before it (a capital there is no sign of a name).
 _TOKEN = re.compile(r"([.?!]\W*)?(\w+(?:[.,']\w+)*)")
@@ -241,11 +241,7 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _extract(text: str) -> _Terms:
-    text = unicodedata.normalize("NFKC", text).replace("’", "'")
-    if not text.isascii():  # "Zürich" is "Zurich" typed on another keyboard
-        text = "".join(
-            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-        )
+    text = unaccented(unicodedata.normalize("NFKC", text).replace("’", "'"))
     matches = _TOKEN.findall(text)
     tokens = [token for _, token in matches]
     starts = [i == 0 or bool(end) for i, (end, _) in enumerate(matches)]

@@ -453,7 +453,10 @@ def _zone_names() -> dict[str, str]:
     return names
 
 
-def _unaccented(text: str) -> str:
+def unaccented(text: str) -> str:
+    """The text without its accents: "Zürich" is "Zurich" typed on another keyboard."""
+    if text.isascii():
+        return text
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
@@ -475,7 +478,7 @@ def _zone_spans(text: str) -> list[tuple[int, int, str]]:
     while i < len(words):
         for size in (3, 2, 1):  # longest match first: "New York" before "York"
             # "São Paulo" is America/Sao_Paulo: the zone names are written without accents.
-            phrase = _unaccented(" ".join(w.group().lower() for w in words[i : i + size]))
+            phrase = unaccented(" ".join(w.group().lower() for w in words[i : i + size]))
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
             proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
             proper = proper or phrase in ("utc", "gmt")  # "18:00 utc to dubai"

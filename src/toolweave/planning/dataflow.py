@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.binding import extract_arguments, place_for_role, values_of
+from toolweave.language.binding import Filled, extract_arguments, place_for_role, values_of
 from toolweave.language.cues import lines_asked, passes_its, refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
@@ -140,10 +140,11 @@ class _Linker:
         return Problem(kind=ProblemKind.UNGROUNDED, text=text)
 
     def _fill(self, step: Step, tool: ToolSpec) -> None:
-        missing = _missing(tool, step)
+        given = extract_arguments(tool.input_schema, step.clause)
+        missing = _missing(tool, step, given)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question)
         # "what would 4pm be in Nairobi?" gives one zone, the source's, not the target's too.
-        own = extract_arguments(tool.input_schema, step.clause).arguments.values()
+        own = given.arguments.values()
         properties = _properties(tool)
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
@@ -343,13 +344,11 @@ class _Linker:
         return Plan(steps=self.steps)
 
 
-def _missing(tool: ToolSpec, step: Step) -> list[str]:
-    """Required parameters that neither the plan nor the step's clause gives."""
-    schema = tool.input_schema
-    found = extract_arguments(schema, step.clause)
+def _missing(tool: ToolSpec, step: Step, found: Filled) -> list[str]:
+    """Required parameters that neither the plan nor the step's clause (`found`) gives."""
     return [
         name
-        for name in schema.get("required") or []
+        for name in tool.input_schema.get("required") or []
         if name not in step.arguments and found.origins.get(name) != "extracted"
     ]
 
