@@ -152,7 +152,8 @@ class Engine:
         self.pool = pool
         self.index = index
         self.graph = graph or ToolGraph()  # in memory when not given: learns nothing lasting
-        self.retriever = ToolRetriever(index, embedder, RetrievalOptions())
+        companions = self.graph.companions if settings.graph.retrieve else None
+        self.retriever = ToolRetriever(index, embedder, RetrievalOptions(), companions=companions)
         self.contents = Contents(index.folder)  # what each server holds, sampled when it starts
         self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
         self._synced: set[str] = set()  # servers whose current tools the index holds

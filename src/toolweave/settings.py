@@ -155,6 +155,7 @@ class GraphSettings(_Section):
     learn: bool = True  # each run's outcomes change its weights
     plan: bool = True  # the planner takes links that worked over the schemas' guess
     recover: bool = True  # a failed read-only call is tried once more with a stand-in
+    retrieve: bool = True  # a tool search ranks higher the tools runs used with its best ones
 
 
 class PolicySettings(_Section):

@@ -67,6 +67,14 @@ tasks:
       - tool: fs.read_text_file
         arguments: {path: "{files}/notes.txt"}
     answer: [buy bread]
+  - id: table-never-made
+    split: dev
+    kind: read
+    asks: ["what is in {files}/notes.txt?"]
+    calls:
+      - tool: fs.read_text_file
+        arguments: {path: "{files}/notes.txt"}
+    effects: [{sql: "SELECT * FROM budget", rows: [], table: budget}]
 """
 
 
@@ -74,11 +82,13 @@ async def test_wrong_effects_invented_values_and_missing_facts_fail(
     settings: Settings, tmp_path: Path
 ) -> None:
     _, results = await run_servers_eval(settings, ["dev"], gold=True, data=suite(tmp_path, WRONG))
-    wrong, extra, missing = results
+    wrong, extra, missing, never_made = results
     assert not wrong.success and wrong.invented == ["fs.write_file content='hullo'"]
     assert any("effect missing" in p for p in wrong.problems)
     assert not extra.success and extra.unrequested == ["file:other.txt"]
     assert not missing.success and missing.problems == ["answer lacks ['buy bread']"]
+    # The effect reads a table nothing made: a failed check, not a crash of the evaluation.
+    assert not never_made.success and any("effect missing" in p for p in never_made.problems)
 
 
 async def test_asking_writes_the_quoted_text_to_the_quoted_path(settings: Settings) -> None:
@@ -192,3 +202,43 @@ def test_an_effect_with_a_misspelt_key_is_refused(tmp_path: Path) -> None:
         load_tasks(tmp_path / "cases.yaml")
     (tmp_path / "cases.yaml").write_text("tasks:\n" + task % "{entity: Bob, observations: [x]}")
     assert [t.id for t in load_tasks(tmp_path / "cases.yaml")] == ["a"]
+
+
+TAUGHT = """
+tasks:
+  - id: read-right
+    split: dev
+    kind: read
+    asks: ["what is in {files}/notes.txt?"]
+    calls:
+      - tool: fs.read_text_file|fs.read_file
+        arguments: {path: "{files}/notes.txt"}
+    answer: [buy milk]
+  - id: read-judged-wrong
+    split: dev
+    kind: read
+    asks: ["show me {files}/notes.txt"]
+    calls:
+      - tool: fs.read_text_file|fs.read_file
+        arguments: {path: "{files}/notes.txt"}
+    answer: [buy bread]
+  - id: measured
+    split: test
+    kind: read
+    asks: ["open {files}/notes.txt"]
+    calls:
+      - tool: fs.read_text_file|fs.read_file
+        arguments: {path: "{files}/notes.txt"}
+    answer: [buy milk]
+"""
+
+
+async def test_learning_from_a_split_teaches_its_runs_and_rates_the_failed_ones_bad(
+    settings: Settings, tmp_path: Path
+) -> None:
+    said: list[str] = []
+    _, results = await run_servers_eval(
+        settings, ["test"], data=suite(tmp_path, TAUGHT), learn_from="dev", notice=said.append
+    )
+    assert "learned from 2 runs, 1 of them rated bad" in said
+    assert [(r.task, r.success) for r in results] == [("measured", True)]  # only test measured

@@ -40,6 +40,11 @@ def note(text: str) -> str:
     return f"noted: {text}"
 
 
+def move_file(source: str, destination: str) -> str:
+    """Move a file"""
+    return f"moved {source} to {destination}"
+
+
 def delete_person(person: str) -> str:
     """Delete a person from the address book"""
     return f"deleted {person}"
@@ -57,7 +62,7 @@ def step(sid: str, tool: str, arguments: dict, depends_on: list[str] | None = No
 
 
 async def run(plan: Plan, tmp_path: Path, **options: object) -> list:
-    native = {"people": [home_city, weather, add, note]}
+    native = {"people": [home_city, weather, add, note, move_file]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         return await run_plan(plan, pool.tools, pool, NoLLM(), **options)
 
@@ -120,7 +125,7 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
         server="people",
         tool="weather",
     )
-    native = {"people": [home_city, weather, add, note]}
+    native = {"people": [home_city, weather, add, note, move_file]}
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         tools = {t.key: t for t in pool.tools}
         without = await run_plan(Plan(steps=[planned.model_copy()]), pool.tools, pool, NoLLM())
@@ -238,6 +243,21 @@ async def test_a_text_without_one_new_number_is_no_number(tmp_path: Path) -> Non
     )
     _, second = await run(plan, tmp_path)
     assert not second.ok and "not run" in second.error  # "noted: 1 and 2" adds no number
+
+
+async def test_a_text_of_several_lines_is_no_path(tmp_path: Path) -> None:
+    """ "The file a.txt ... rename it to b.txt" after a read: the file's text is no `source`."""
+    plan = Plan(
+        steps=[
+            step("s1", "note", {"text": "Meeting 12 September\n- Launch moved"}),
+            step("s2", "move_file", {"source": "{{s1.result}}", "destination": "b.txt"}, ["s1"]),
+            step("s3", "note", {"text": "a.txt"}),
+            step("s4", "move_file", {"source": "{{s3.result}}", "destination": "b.txt"}, ["s3"]),
+        ]
+    )
+    _, moved, _, named = await run(plan, tmp_path)
+    assert not moved.ok and "is no source for people.move_file" in moved.error
+    assert named.ok and named.arguments["source"] == "noted: a.txt"  # one line may be a name
 
 
 def test_a_one_line_error_message_is_a_failure() -> None:

@@ -9,6 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.binding import (
     extract_arguments,
     feasibility,
+    locators_fill,
     misses_the_table,
     other_kind_of_path,
     rewrites_whole,
@@ -195,9 +196,10 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     assert bound({"properties": {"path": {"type": "string"}}}, drafts.text) == {
         "path": "/srv/files/drafts"
     }
-    assert bound({"properties": {"path": {"type": "string"}}}, "make a new folder in /srv") == {
-        "path": "/srv"
-    }
+    # A new folder in a folder, unnamed, is no path the request gives; named, the two joined.
+    assert bound({"properties": {"path": {"type": "string"}}}, "make a new folder in /srv") == {}
+    named = "make a new subfolder in /srv called reports"
+    assert bound({"properties": {"path": {"type": "string"}}}, named) == {"path": "/srv/reports"}
 
 
 def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
@@ -454,3 +456,32 @@ def test_all_of_the_options_said_is_the_option_all() -> None:
     for text in ("list all branches, remote ones included", "show both local and remote branches"):
         assert bound(schema, text) == {"branch_type": "all"}
     assert bound(schema, "list the remote branches") == {"branch_type": "remote"}
+
+
+def test_a_table_held_is_not_read_for_a_clause_about_a_file_or_page() -> None:
+    schema = {
+        "properties": {"query": {"type": "string", "description": "SELECT SQL query to execute"}},
+        "required": ["query"],
+    }
+    asked = clause_of(0, "show me order 5", TODAY)
+    asked.held = [Quoted(start=8, end=13, value="orders")]
+    assert extract_arguments(schema, asked).arguments == {"query": "SELECT * FROM orders"}
+    # "order 1042 in server.log": the file is what is asked about.
+    logged = clause_of(0, "order 1042 in /srv/server.log - did the payment go through?", TODAY)
+    logged.held = [Quoted(start=0, end=5, value="orders")]
+    assert extract_arguments(schema, logged).arguments == {}
+
+
+def test_a_file_is_no_repository_and_the_paths_given_may_fill_a_reading_tool() -> None:
+    repo = {"properties": {"repo_path": {"type": "string"}}, "required": ["repo_path"]}
+    log = ToolSpec(
+        server="git", name="git_log", description="Shows the commit logs", input_schema=repo
+    )
+    path = {"properties": {"path": {"type": "string"}}, "required": ["path"]}
+    read = ToolSpec(
+        server="fs", name="read_text_file", description="Read a file", input_schema=path
+    )
+    clause = clause_of(0, "order 1042 in /srv/server.log - did the payment go through?", TODAY)
+    assert other_kind_of_path(log, clause) and not other_kind_of_path(read, clause)
+    assert locators_fill(read, clause) and not locators_fill(log, clause)
+    assert not other_kind_of_path(log, clause_of(0, "the log of /srv/repo", TODAY))

@@ -71,6 +71,15 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
     assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}
 
 
+def test_what_belongs_to_a_name_is_said_of_it_and_its_entry_is_no_observation() -> None:
+    assert made(OBSERVATIONS, "remember that Bob's birthday is 2 May") == {
+        "observations": [{"entityName": "Bob", "contents": ["birthday is 2 May"]}]
+    }
+    # Where the note goes, with no note given: the user is asked what it says.
+    assert made(OBSERVATIONS, "Please add a note to Bob's entry in my knowledge graph.") == {}
+    assert made(OBSERVATIONS, "add to Bob's memory entry that he is away") == {}
+
+
 def test_a_relation_is_two_names_and_the_words_between_them() -> None:
     wanted = {"relations": [{"from": "Carol", "to": "Initech", "relationType": "works at"}]}
     assert made(RELATIONS, "record in memory that Carol works at Initech") == wanted

@@ -11,7 +11,14 @@ import pytest
 
 from toolweave.errors import ConfigError
 from toolweave.language import analyse, clause_of
-from toolweave.navigation.graph import HALF_LIFE_DAYS, NEUTRAL, Edge, ToolGraph, outcomes
+from toolweave.navigation.graph import (
+    HALF_LIFE_DAYS,
+    NEUTRAL,
+    Edge,
+    ToolGraph,
+    outcomes,
+    together,
+)
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.types import Candidate, Observation, Plan, Step
 
@@ -67,7 +74,13 @@ def test_a_run_s_observations_give_tool_stand_in_and_link_outcomes() -> None:
         (Edge("tool", "air.search_flights"), False),  # it failed: a stand-in answered
         (Edge("stands_in", "air.search_flights", "air2.find_flights"), True),
         (Edge("feeds", "air.search_airport", "air2.find_flights", "skyId", "originSkyId"), True),
+        # The run went well: the two tools that answered it were used together.
+        (Edge("with", "air.search_airport", "air2.find_flights"), True),
+        (Edge("with", "air2.find_flights", "air.search_airport"), True),
     }
+    # A run with a failed call says nothing of which tools go together.
+    seen[1] = seen[1].model_copy(update={"ok": False})
+    assert not any(edge.kind == "with" for edge, _ in outcomes(Plan(steps=steps), [], seen))
     # A step that was refused or not prepared says nothing about its tool.
     uncalled = Observation(step_id="s1", server="air", tool="search_airport", ok=False)
     assert outcomes(Plan(steps=steps[:1]), [], [uncalled]) == []
@@ -145,3 +158,19 @@ def test_a_broken_graph_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "graph.sqlite").write_text("not a database")
     with pytest.raises(ConfigError, match=r"cannot be opened .* remove it"):
         ToolGraph.open(tmp_path)
+
+
+def test_companions_are_the_share_of_a_tool_s_successes_another_tool_came_with(
+    tmp_path: Path,
+) -> None:
+    a, b, c = "s.airport", "s.flights", "s.hotels"
+    with ToolGraph.open(tmp_path) as graph:
+        for run, tools in enumerate([[a, b], [a, b], [a, c], [a]]):
+            calls = [(Edge("tool", t), True) for t in tools]
+            graph.record(calls + together(tools), run=f"t{run}")
+        assert graph.companions(a) == [(b, pytest.approx(2 / 4)), (c, pytest.approx(1 / 4))]
+        assert graph.companions(b) == [(a, pytest.approx(1.0))]
+        assert graph.companions("s.unknown") == []
+        # Bad feedback on a run takes back what it said of the tools that went together.
+        graph.unlearn("t2")
+        assert graph.companions(a) == [(b, pytest.approx(2 / 3))]

@@ -115,6 +115,27 @@ async def test_a_two_part_question_finds_both_tools(tmp_path: Path) -> None:
         ToolRetriever(index, embedder, RetrievalOptions(dense=False, lexical=False))
 
 
+async def test_the_tools_runs_used_with_the_best_one_are_raised(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
+    question = "Book a hotel room in Paris"
+    plain = [
+        h.key for h in await ToolRetriever(index, embedder, RetrievalOptions()).search(question, 3)
+    ]
+    assert plain[0] == "travel.book_hotel" and "misc.tool_7" not in plain
+
+    def companions(tool: str) -> list[tuple[str, float]]:
+        # Runs that booked a hotel used tool_7 too (and a tool no longer indexed).
+        return [("misc.tool_7", 1.0), ("gone.tool", 1.0)] if tool == "travel.book_hotel" else []
+
+    learned = ToolRetriever(index, embedder, RetrievalOptions(), companions=companions)
+    found = await learned.search(question, 3)
+    assert [h.key for h in found][:2] == ["travel.book_hotel", "misc.tool_7"]
+    assert found[1].server == "misc" and "gone.tool" not in [h.key for h in found]
+    # Nothing learned: the ranking is the plain one.
+    unused = ToolRetriever(index, embedder, RetrievalOptions(), companions=lambda _: [])
+    assert [h.key for h in await unused.search(question, 3)] == plain
+
+
 def test_variants_only_compete_on_score() -> None:
     whole = ranked(*(hit(f"w{i}", 1.0 - i / 100) for i in range(10)))
     variant = ranked(hit("v1", 0.2))

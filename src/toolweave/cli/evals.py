@@ -221,6 +221,14 @@ def eval_servers(
     details: Annotated[
         Path | None, typer.Option(help="Write every request's result (JSON) to this file.")
     ] = None,
+    learn_from: Annotated[
+        str | None,
+        typer.Option(
+            help="First let the engine learn from this split's runs (each from a user of its "
+            "own; a run the checks fail is rated bad), then measure the splits with what it "
+            "learned. Learn from dev only, measure test."
+        ),
+    ] = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -232,6 +240,10 @@ def eval_servers(
 
     settings = load_or_exit(config)
     chosen = _server_splits(splits)
+    if learn_from is not None and learn_from in chosen:
+        fail(InputError(f"--learn-from {learn_from}: a split learned from is not measured"), code=2)
+    if learn_from is not None:
+        _server_splits([learn_from])
     with Bar() as progress:
         rows, results = run_or_exit(
             run_servers_eval(
@@ -240,6 +252,7 @@ def eval_servers(
                 gold=gold,
                 only=tasks,
                 limit=phrasings,
+                learn_from=learn_from,
                 on_progress=progress,
                 notice=lambda text: print(text, file=sys.stderr),
             )
@@ -361,6 +374,13 @@ def eval_learning(
             "from 1,000, and measure the other test queries' R@5 and how often it ranks first.",
         ),
     ] = False,
+    companions: Annotated[
+        bool,
+        typer.Option(
+            help="Rank higher the tools that runs used together with the best ones (the tool "
+            "graph's with edges); --no-companions: learned example queries alone."
+        ),
+    ] = True,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -391,6 +411,7 @@ def eval_learning(
                 checkpoints=checkpoints,
                 tries=tries,
                 poison=poison,
+                companions=companions,
                 on_progress=progress,
             )
         )

@@ -35,6 +35,7 @@ from toolweave.index.build import SyncReport, segment_vectors
 from toolweave.index.learned import LearnedQueries, Lesson
 from toolweave.index.store import ToolIndex
 from toolweave.models.base import Embedder
+from toolweave.navigation.graph import Edge, ToolGraph, together
 from toolweave.retrieval.retriever import ToolRetriever
 
 Progress = Callable[[str, int, int], None]
@@ -60,6 +61,7 @@ class CurvePoint:
     taught: int  # runs whose gold tool was found, so a query was learned
     examples: int  # learned examples in the index
     metrics: dict[str, float]
+    companions: bool = True  # the search raised the tools runs used together with its best
 
 
 def traffic(dataset: RetrievalDataset) -> list[tuple[str, set[str]]]:
@@ -81,6 +83,7 @@ async def learning_curve(
     checkpoints: Sequence[int] = CHECKPOINTS,
     tries: int = 5,
     batch: int = 100,
+    companions: bool = True,
     on_progress: Progress = lambda *_: None,
 ) -> list[CurvePoint]:
     """R@k of the test queries after each checkpoint's number of simulated runs."""
@@ -88,7 +91,11 @@ async def learning_curve(
     base.close()
     with _working_copy(base, folder, embedder, "learning-") as (index, work):
         keys = {dataset.gold_key(t.key): t for t in dataset.tools}
-        retriever = ToolRetriever(index, embedder, CONFIGS["full"].options)
+        graph = ToolGraph()  # what the runs say of tools used together (`companions`)
+        options = CONFIGS["full"].options
+        retriever = ToolRetriever(
+            index, embedder, options, companions=graph.companions if companions else None
+        )
         runs, points, taught, stale = traffic(dataset), [], 0, set[str]()
         with LearnedQueries(work) as store:
             done = 0
@@ -103,11 +110,15 @@ async def learning_curve(
                     lessons = [Lesson(keys[k].key, query) for k in found if k in gold]
                     taught += bool(lessons)
                     stale |= set(store.learn(lessons, f"run{number}", f"user{number}"))
+                    answered = [lesson.tool for lesson in lessons]
+                    graph.record([(Edge("tool", t), True) for t in answered] + together(answered))
                 done = min(stop, len(runs))
                 await _take_in(index, embedder, store, stale, dataset)
-                row = await evaluate(dataset, CONFIGS["full"], index, embedder)
+                row = await evaluate(dataset, CONFIGS["full"], index, embedder, retriever=retriever)
                 examples = sum(len(v) for v in store.by_tool().values())
-                points.append(CurvePoint(dataset.name, done, taught, examples, row.metrics))
+                points.append(
+                    CurvePoint(dataset.name, done, taught, examples, row.metrics, companions)
+                )
                 # Each checkpoint's figure as it comes: a long run shows its curve as it goes.
                 on_progress(f"{dataset.name} after {done:,} runs: R@5 {row.metrics['R@5']}", 1, 1)
                 if done == len(runs):
@@ -217,6 +228,7 @@ async def run_learning_eval(
     checkpoints: Sequence[int] = CHECKPOINTS,
     tries: int = 5,
     poison: bool = False,
+    companions: bool = True,
     on_progress: Progress = lambda *_: None,
 ) -> list[CurvePoint] | list[PoisonPoint]:
     """The learning curve of each dataset, or with `poison` what flooding one tool does."""
@@ -228,7 +240,7 @@ async def run_learning_eval(
         else:
             points += await learning_curve(
                 dataset, embedder, folder, checkpoints=checkpoints, tries=tries,
-                on_progress=on_progress,
+                companions=companions, on_progress=on_progress,
             )  # fmt: skip
     return points
 
@@ -238,10 +250,11 @@ def markdown(points: list[CurvePoint] | list[PoisonPoint]) -> str:
     if len(curve) < len(points):
         return _poison_markdown([p for p in points if isinstance(p, PoisonPoint)])
     names = ["R@1", "R@5", "nDCG@5", "COMP@5"]
-    header = ["dataset", "runs", "taught", "examples", *names]
+    header = ["dataset", "companions", "runs", "taught", "examples", *names]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for p in curve:
-        cells = [p.dataset, f"{p.runs:,}", f"{p.taught:,}", f"{p.examples:,}"]
+        cells = [p.dataset, "yes" if p.companions else "no", f"{p.runs:,}", f"{p.taught:,}"]
+        cells.append(f"{p.examples:,}")
         lines.append("| " + " | ".join([*cells, *(f"{p.metrics[n]:.3f}" for n in names)]) + " |")
     return "\n".join(lines)
 

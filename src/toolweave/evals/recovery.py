@@ -83,7 +83,7 @@ async def _asked(
     graph = settings.graph.model_copy(update={"recover": recover})
     arm = settings.model_copy(update={"graph": graph})
     async with engine_over(arm, servers, state, notice) as engine:
-        return [await run_one(engine, sandbox, task, task.asks[0], False) for task, _ in group]
+        return [(await run_one(engine, sandbox, t, t.asks[0], False))[0] for t, _ in group]
 
 
 async def run_recovery_eval(
@@ -107,7 +107,7 @@ async def run_recovery_eval(
             readers = {t.key for t in engine.tools if reads_only(t) and t.server in servers}
             for done, task in enumerate(tasks):
                 on_progress("as they are", done, len(tasks))
-                result = await run_one(engine, sandbox, task, task.asks[0], False)
+                result, _ = await run_one(engine, sandbox, task, task.asks[0], False)
                 called = [c.split("(", 1)[0] for c in result.calls]
                 if first := next((key for key in called if key in readers), None):
                     choices[first].append((task, answered(result)))

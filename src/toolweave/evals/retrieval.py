@@ -171,10 +171,12 @@ async def evaluate(
     on_progress: Progress = lambda *_: None,
     llm: LLM | None = None,
     rankings: list[list[str]] | None = None,
+    retriever: ToolRetriever | None = None,
 ) -> EvalRow:
     """R@k and the rest over the dataset's queries; each query's ranked gold keys are added to
-    `rankings` when it is given."""
-    retriever = ToolRetriever(index, embedder, config.options, llm=llm)
+    `rankings` when it is given. `retriever`: one of the caller's over this index (with its
+    companions), instead of a new one of the config's options."""
+    retriever = retriever or ToolRetriever(index, embedder, config.options, llm=llm)
     runs, latencies, searches = [], [], []
     for i, query in enumerate(dataset.queries):
         if i % 50 == 0:

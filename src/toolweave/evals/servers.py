@@ -136,23 +136,53 @@ async def run_servers_eval(
     data: Path = DATA,
     only: list[str] | None = None,
     limit: int | None = None,
+    learn_from: str | None = None,
     on_progress: Progress = lambda *_: None,
     notice: Callable[[str], None] = print,
 ) -> tuple[list[Row], list[Result]]:
-    tasks = [
-        t
-        for t in load_tasks(data / "cases.yaml")
-        if t.split in splits and (not only or any(t.id.startswith(o) for o in only))
-    ]
+    """Each request of the chosen splits' tasks, asked of an engine over the sandbox's servers.
+    `learn_from` a split first: its requests are asked of an engine that learns from its runs
+    (each from a user of its own), and a run the checks fail is rated `bad` by its user, as
+    traffic and feedback would teach it; then the splits are measured with what it learned."""
+    chosen = load_tasks(data / "cases.yaml")
+    if only:
+        chosen = [t for t in chosen if any(t.id.startswith(o) for o in only)]
     results: list[Result] = []
     with sandboxed(settings, data, notice) as (sandbox, servers, state):
+        if learn_from is not None:
+            taught = [t for t in chosen if t.split == learn_from]
+            async with engine_over(settings, servers, state, notice, learn=True) as engine:
+                await _teach(engine, sandbox, _requests(taught, limit), on_progress, notice)
         async with engine_over(settings, servers, state, notice) as engine:
-            requests = [(t, a) for t in tasks for a in t.asks[:limit]]
+            requests = _requests([t for t in chosen if t.split in splits], limit)
             for done, (task, ask) in enumerate(requests):
                 on_progress("requests", done, len(requests))
-                results.append(await run_one(engine, sandbox, task, ask, gold))
+                results.append((await run_one(engine, sandbox, task, ask, gold))[0])
             on_progress("requests", len(requests), len(requests))
     return [_row(split, [r for r in results if r.split == split]) for split in splits], results
+
+
+def _requests(tasks: list[Task], limit: int | None) -> list[tuple[Task, str]]:
+    return [(t, a) for t in tasks for a in t.asks[:limit]]
+
+
+async def _teach(
+    engine: Engine,
+    sandbox: Sandbox,
+    requests: list[tuple[Task, str]],
+    on_progress: Progress,
+    notice: Callable[[str], None],
+) -> None:
+    """The requests as runs the engine learns from; the runs the checks fail are rated bad."""
+    bad = 0
+    for done, (task, ask) in enumerate(requests):
+        on_progress("learning", done, len(requests))
+        result, answer = await run_one(engine, sandbox, task, ask, False, source=f"user{done}")
+        if not result.success and answer.trace_id:
+            await engine.feedback(answer.trace_id, "bad")
+            bad += 1
+    on_progress("learning", len(requests), len(requests))
+    notice(f"learned from {len(requests)} runs, {bad} of them rated bad")
 
 
 @contextmanager
@@ -175,9 +205,12 @@ async def engine_over(
     servers: dict[str, ServerSpec],
     state: Path,
     notice: Callable[[str], None],
+    *,
+    learn: bool = False,
 ) -> AsyncIterator[Engine]:
-    """An engine over the sandbox's servers, every one of them ready."""
-    async with Engine.open(_settings_over(settings, servers, state)) as engine:
+    """An engine over the sandbox's servers, every one of them ready; one that `learn`s from
+    its runs keeps what they teach in the sandbox's state folder, for the engines after it."""
+    async with Engine.open(_settings_over(settings, servers, state, learn)) as engine:
         notice("starting the servers and indexing their tools")
         await engine.connect()
         if failed := [s for s in engine.servers if s.state != "ready"]:
@@ -206,20 +239,29 @@ def _sandbox_folder() -> Iterator[str]:
         return
 
 
-def _settings_over(settings: Settings, servers: dict[str, ServerSpec], state: Path) -> Settings:
+def _settings_over(
+    settings: Settings, servers: dict[str, ServerSpec], state: Path, learn: bool = False
+) -> Settings:
     """The user's models and options, with only the sandbox's servers (and the default time
-    server and web search), everything stored in the sandbox; no learning from runs, so each
-    request is measured zero-shot."""
+    server and web search), everything stored in the sandbox; unless it is to `learn`, no
+    learning from runs, so each request is measured as the first one would be."""
     off = {name: ServerSpec(command="true", disabled=True) for name in ("docs", "calc")}
-    return settings.zero_shot(
-        mcp_servers={**off, **servers},
-        mcp_json=[],
-        state_dir=state,
-        mcp=settings.mcp.model_copy(update={"start_timeout_s": 300.0}),
-    )
+    sections = {
+        "mcp_servers": {**off, **servers},
+        "mcp_json": [],
+        "state_dir": state,
+        "mcp": settings.mcp.model_copy(update={"start_timeout_s": 300.0}),
+    }
+    if learn:
+        index = settings.index.model_copy(update={"learn": True})
+        graph = settings.graph.model_copy(update={"learn": True})
+        return settings.model_copy(update={**sections, "index": index, "graph": graph})
+    return settings.zero_shot(**sections)
 
 
-async def run_one(engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: bool) -> Result:
+async def run_one(
+    engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: bool, source: str = "local"
+) -> tuple[Result, Answer]:
     values = sandbox.placeholders()
     request = fill(ask, values)
     sandbox.reset()
@@ -228,11 +270,11 @@ async def run_one(engine: Engine, sandbox: Sandbox, task: Task, ask: str, gold: 
     if gold:
         answer = await _gold_answer(engine, task, request, values)
     else:
-        answer = await engine.ask(request, AskOptions(approve_all=True))
+        answer = await engine.ask(request, AskOptions(approve_all=True, source=source))
     seconds = time.perf_counter() - started
     after = sandbox.state()
     changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
-    return _score(engine, sandbox, task, request, answer, changed, seconds)
+    return _score(engine, sandbox, task, request, answer, changed, seconds), answer
 
 
 async def _gold_answer(engine: Engine, task: Task, request: str, values: dict[str, str]) -> Answer:
@@ -373,8 +415,11 @@ def _check(sandbox: Sandbox, effect: dict[str, Any]) -> bool:
             return text == effect["text"]
         return text is not None and effect.get("contains", "") in text
     if "sql" in effect:
-        with sqlite3.connect(sandbox.db) as db:
-            rows = [list(row) for row in db.execute(effect["sql"]).fetchall()]
+        try:
+            with sqlite3.connect(sandbox.db) as db:
+                rows = [list(row) for row in db.execute(effect["sql"]).fetchall()]
+        except sqlite3.Error:  # the table the effect reads was never made (or was dropped)
+            return False
         return rows == effect["rows"]
     if "entity" in effect:
         entity = next((e for e in _entities(sandbox) if e["name"] == effect["entity"]), None)

@@ -41,7 +41,14 @@ from toolweave.language.binding import (
 )
 from toolweave.language.cues import asks_for_action
 from toolweave.language.numbers import numbers
-from toolweave.language.parameters import changes_things, json_type
+from toolweave.language.parameters import (
+    LOCATOR_KINDS,
+    changes_things,
+    json_type,
+    param_kind,
+    place_role,
+)
+from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references
@@ -124,6 +131,8 @@ async def run_plan(
             return Observation.of(step, error=str(exc))
         if step.key in by_key:
             _as_declared(step.arguments, wholes, by_key[step.key], inputs, results)
+            if problem := _no_locator(step.arguments, wholes, by_key[step.key]):
+                return Observation.of(step, error=f"not run: {problem}")
         given = dict(step.arguments)
         await prepare_step(step, by_key, llm)
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
@@ -249,6 +258,19 @@ def says_it_failed(text: str) -> str | None:
     if "\n" in text or len(text) > MAX_ERROR_CHARS or not _ERROR_LINE.match(text):
         return None
     return text
+
+
+def _no_locator(arguments: dict[str, Any], wholes: dict[str, str], tool: ToolSpec) -> str | None:
+    """An earlier result given whole to a parameter that takes a path, an address or a place
+    ("rename it to b.txt" after reading the file: its text is no `source`), when it is not one
+    line: the call would act on a text nobody wrote as a name."""
+    properties = tool.input_schema.get("properties") or {}
+    for name, producer in wholes.items():
+        value = arguments.get(name)
+        takes = param_kind(name, properties.get(name, {})) in LOCATOR_KINDS or place_role(name)
+        if takes and isinstance(value, str) and "\n" in value.strip():
+            return f"what {producer} returned is no {readable_name(name)} for {tool.key}"
+    return None
 
 
 def _as_declared(

@@ -154,6 +154,8 @@ def _known(clause: Clause) -> Known:
     given += [("place", name) for name in places]
     held = [h.value for h in clause.held]
     given += [("name", n.value) for n in names_in(clause) if n.value not in places + held]
+    if any(x.kind == "path" or "://" in x.value for x in values.locators):
+        held = []  # "order 1042 in server.log": the file is what is asked about, no table
     return Known(held=held, columns=clause.fields, values=given)
 
 
@@ -355,7 +357,7 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     for name, kind in kinds.items():
         if pools.get(kind):
             bound[name] = _taken(pools[kind], pools[kind][0])
-    paths = [x for x in values.locators if x.kind == "path"]
+    paths = [p for x in values.locators if x.kind == "path" and (p := _the_new_one(x, text))]
     folders = [n for n, k in kinds.items() if k == "path" and _names_folder(n)]
     for name in folders:
         if chosen := next((x for x in paths if "." not in x.value.rsplit("/", 1)[-1]), None):
@@ -373,6 +375,30 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
             bound[name] = ([x.joined if join else x.value for x in paths], None)
             paths = []
     return bound
+
+
+# "a new subfolder in /srv/projects": the folder the new one goes in, whose name is not given.
+_NEW_ONE_IN = re.compile(
+    r"\bnew\s+(?:sub-?)?(?:folders?|director(?:y|ies)|dirs?|files?)\s+(?:in|inside|under|within)"
+    r"\s+(?:the\s+)?(?:folder\s+|directory\s+)?[\"'“‘]?$",
+    re.IGNORECASE,
+)
+
+
+def _the_new_one(path: Locator, text: str) -> Locator | None:
+    """The path as it is, unless the clause puts a new file or folder in it: then the new one
+    by the name the clause gives it ("... in /srv/projects called reports"), or none."""
+    if not _NEW_ONE_IN.search(text[: path.start]):
+        return path
+    named = _CALLED.match(text[path.end :])
+    if named is None:
+        return None
+    name = named["name"]
+    end = path.end + named.end()
+    return path.model_copy(update={"value": name, "folder": path.joined, "end": end})
+
+
+_CALLED = re.compile(r"[\"'”’]?\s+(?:called|named)\s+[\"'“‘]?(?P<name>[\w.-]*\w)", re.I)
 
 
 def _beside_its_source(bound: dict[str, Found], files: list[str], text: str) -> None:
@@ -665,7 +691,9 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
     named = set(readable_name(tool.name).split())
     if not paths:
         return False
-    if names_folders(tool):
+    required = tool.input_schema.get("required") or []
+    if names_folders(tool) or any(_names_folder(name) for name in required):
+        # "... in /srv/server.log" and git_log(repo_path): a file is no repository
         return all(_FILE_NAME.search(x.value) for x in paths)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
@@ -765,6 +793,19 @@ def _given(clause: Clause) -> list[Span]:
     patterns = [pattern] if pattern else []
     found = {x.start: x for x in [*values.counted(), *values.places, *named, *patterns]}
     return list(found.values() or {x.start: x for x in clause.about}.values())
+
+
+def locators_fill(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause's paths or addresses fill every parameter the tool requires, and
+    those parameters take nothing else ("... in /srv/server.log - did it go through?" and
+    `read_text_file(path)`)."""
+    required = tool.input_schema.get("required") or []
+    properties = tool.input_schema.get("properties") or {}
+    filled = extract_arguments(tool.input_schema, clause).arguments
+    return bool(required) and all(
+        name in filled and param_kind(name, properties.get(name, {})) in LOCATOR_KINDS
+        for name in required
+    )
 
 
 def feasibility(tool: ToolSpec, clause: Clause) -> float:

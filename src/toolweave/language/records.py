@@ -390,16 +390,22 @@ _KIND_ONLY = re.compile(
 _REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
 
 
+# "Bob's entry in my knowledge graph" is where a change goes, not what it says of Bob.
+_ENTRIES = {"entry", "record", "node", "entity", "profile", "card", "page", "memory", "knowledge"}
+_NOT_SAID = _PREPOSITIONS | _NOT_NAMES | _ENTRIES
+
+
 def _described(after: str) -> list[str]:
     """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
+    after = re.sub(r"^['’]s\b", "", after)  # "Bob's birthday is 2 May": of Bob, "birthday ..."
     for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
         if kind_only := _KIND_ONLY.match(piece.strip()):  # "she is a translator": what she is
             said.append(f"{kind_only[1]} {kind_only[2]}")
             continue
         piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
         words = piece.split()
-        if len(words) >= 2 and words[0].islower() and words[0] not in _PREPOSITIONS | _NOT_NAMES:
+        if len(words) >= 2 and words[0].islower() and words[0] not in _NOT_SAID:
             said.append(piece)
     return said
 

@@ -6,6 +6,9 @@ in for which, and how each tool has fared, with weights that evolve with outcome
              that ran: the consumer succeeded, or failed, with the producer's value) and from the
              gold chains of a dataset's training data.
   stands_in  tool -> other: `other` answered a step after `tool` had failed it.
+  with       tool -> other: both answered steps of one run that went well (each way). What
+             share of a tool's successes came with another (`companions`) ranks that other
+             tool higher when a tool search finds the first (`retrieval/retriever.py`).
   tool       a tool's own record of calls (its health).
 Each edge counts successes and failures, halved every HALF_LIFE_DAYS so that old outcomes fade;
 its weight is (1 + successes) / (2 + successes + failures): 0.5 for an edge nothing has used,
@@ -39,7 +42,7 @@ FILE = "graph.sqlite"
 HALF_LIFE_DAYS = 30.0
 DAY_S = 86400.0
 NEUTRAL = 0.5  # the weight of an edge nothing has used yet
-Kind = Literal["feeds", "stands_in", "tool"]
+Kind = Literal["feeds", "stands_in", "tool", "with"]
 Origin = Literal["schema", "run", "gold"]
 
 _MIGRATIONS = [
@@ -261,6 +264,20 @@ class ToolGraph:
             ranked = [(e.target, self.edges[e].weight(now)) for e in edges]
         return sorted(ranked, key=lambda pair: (-pair[1], pair[0]))
 
+    def companions(self, tool: str) -> list[tuple[str, float]]:
+        """The tools used with `tool` in runs that went well, each with the share of its
+        successes they came with (decayed alike), the most frequent first."""
+        now = time.time()
+        with self._lock:
+            own = self.edges.get(Edge("tool", tool))
+            edges = [e for e in self._from.get(tool, ()) if e.kind == "with"]
+            together = [(e.target, self.edges[e].decayed(now)[0]) for e in edges]
+        successes = own.decayed(now)[0] if own else 0.0
+        if successes <= 0:
+            return []
+        shares = [(other, min(1.0, n / successes)) for other, n in together if n > 0]
+        return sorted(shares, key=lambda pair: (-pair[1], pair[0]))
+
     def around(self, name: str | None = None) -> dict[str, Any]:
         """`about` the tools `name` means ("server.tool", else that tool name on any server;
         None: all of them); InputError when the graph has none."""
@@ -324,7 +341,16 @@ def outcomes(
         made, used = seen.get(producer), seen.get(consumer)
         if made and used and made.ok and used.called and parameter in used.arguments:
             found.append((Edge("feeds", made.key, used.key, path, parameter), used.ok))
+    called = [o for o in seen.values() if o.called]
+    if called and all(o.ok for o in called):
+        found += together(o.key for o in called)
     return found
+
+
+def together(tools: Iterable[str]) -> list[tuple[Edge, bool]]:
+    """The with edges of tools that answered one run that went well: each way, once a pair."""
+    keys = sorted(set(tools))
+    return [(Edge("with", a, b), True) for a in keys for b in keys if a != b]
 
 
 def schema_edges(tools: Iterable[ToolSpec]) -> list[Edge]:

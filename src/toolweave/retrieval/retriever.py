@@ -4,6 +4,7 @@ sub-query, fuse, aggregate across sub-queries by max score, keep each sub-query'
     question -> [whole question] + clauses, each without its request wrapper ("Can you ...")
              -> per query: dense hits, BM25 hits -> fusion
              -> tool score = max over queries -> top K, each clause guaranteed its top tools
+             -> with a tool graph: the tools runs used together with the top ones raised
 
 Fusion defaults to z-scores: each list's scores standardised over its top `depth` hits (a short
 list padded with zeros), then summed. A
@@ -16,6 +17,7 @@ seal-dev toole-dev toollens-dev`) it beat RRF and min-max fusion; see benchmarks
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,6 +34,9 @@ from toolweave.retrieval.rerank import llm_rerank
 from toolweave.types import IndexHit
 
 Fusion = Literal["zscore", "rrf", "convex"]
+# A tool's companions: the tools runs used together with it, with the share of its successes.
+Companions = Callable[[str], list[tuple[str, float]]]
+_BELOW = 1e-6
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,13 @@ class RetrievalOptions:
     expand: bool = False
     # Let the retriever's LLM reorder the top 10 (retrieval/rerank).
     llm_rerank: bool = False
+    # With companions (the tool graph's): each of the top `companion_from` tools adds its score
+    # times `companion_weight` times the share of its successes that came with another tool to
+    # that tool's score (among the top `companion_pool` hits or from outside them), up to just
+    # below its own. Chosen on ToolLens training queries held out of the traffic (RESULTS.md).
+    companion_from: int = 3
+    companion_weight: float = 3.0
+    companion_pool: int = 30
 
 
 class ToolRetriever:
@@ -57,12 +69,14 @@ class ToolRetriever:
         embedder: Embedder,
         options: RetrievalOptions,
         llm: LLM | None = None,
+        companions: Companions | None = None,
     ) -> None:
         if not (options.dense or options.lexical):
             raise ValueError("retrieval needs dense search, lexical search or both")
         if (options.expand or options.llm_rerank) and llm is None:
             raise ValueError("query expansion and LLM reranking need an LLM")
         self.llm = llm
+        self.companions = companions
         self.last_problem = ""  # of the latest search, when a stage had to be left out
         self.index = index
         self.embedder = embedder
@@ -97,7 +111,7 @@ class ToolRetriever:
         else:
             embedded = expanded
         ranked = [self._fuse(dense[i], text) for i, text in enumerate(queries)]
-        hits = _aggregate(ranked, k, clauses=len(clauses))
+        hits = self._with_companions(ranked, k, len(clauses))
         reranked = time.perf_counter()
         if self.options.llm_rerank:
             hits = await self._rerank(question, hits)
@@ -134,6 +148,31 @@ class ToolRetriever:
             scores, evidence = self._fuse(hits, text)
             rankings.append(ClauseRanking(list(scores), evidence, {h.key: h.score for h in hits}))
         return rankings
+
+    def _with_companions(self, ranked: list[Ranked], k: int, clauses: int) -> list[IndexHit]:
+        """The top k, the companions of the best tools raised (when a run used any)."""
+        hits = _aggregate(ranked, k, clauses=clauses)
+        if self.companions is None or not hits:
+            return hits
+        pool = _aggregate(ranked, max(k, self.options.companion_pool), clauses=clauses)
+        scores = {h.key: h.score for h in pool}
+        found = {h.key: h for h in pool}
+        raised = False
+        for best in pool[: self.options.companion_from]:
+            for other, share in self.companions(best.key):
+                if other not in found:
+                    spec = self.index.tool_spec(other)
+                    if spec is None:
+                        continue  # no longer indexed
+                    found[other] = IndexHit(key=other, server=spec.server, score=0.0)
+                gain = self.options.companion_weight * max(best.score, 0.0) * share
+                current = scores.get(other, 0.0)  # never raised above the tool that raises it
+                scores[other] = max(current, min(current + gain, best.score - _BELOW))
+                raised = True
+        if not raised:
+            return hits
+        top = sorted(scores, key=lambda key: (-scores[key], key))[:k]
+        return [found[key].model_copy(update={"score": scores[key]}) for key in top]
 
     def _searchable(self, texts: list[str]) -> list[str]:
         return [searchable(t) for t in texts] if self.options.rewrite else texts

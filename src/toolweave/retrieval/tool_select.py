@@ -17,6 +17,7 @@ from toolweave.language.binding import (
     feasibility,
     folder_for_folders,
     gives_values,
+    locators_fill,
     misses_the_table,
     other_kind_of_path,
     points_at_missing,
@@ -145,7 +146,7 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
             for t in found
         }
         if not change:
-            found = [t for t in found if scores[t.key] >= 1.0]
+            found = [t for t in found if scores[t.key] >= 1.0 or locators_fill(t, clause)]
         found.sort(key=lambda t: -scores[t.key])
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
