@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from toolweave.engine import AskOptions, Engine
-from toolweave.index.learned import PER_SOURCE, PER_TOOL, LearnedQueries, Lesson
+from toolweave.index.learned import PER_SOURCE, PER_TOOL, LearnedQueries, Lesson, pattern
+from toolweave.language import clause_of
 from toolweave.settings import Settings, load_settings
 
 pytestmark = pytest.mark.anyio
@@ -107,3 +109,19 @@ def test_the_cli_feedback_unlearns_a_run(tmp_path: Path) -> None:
     assert f"{trace_id}: bad; unlearned calc.percentage <- 'What is 15% of 2,340?'" in said
     with LearnedQueries(tmp_path / "state" / "index") as store:
         assert store.by_tool() == {}
+
+
+def test_an_example_keeps_how_a_request_is_worded_not_the_values_it_names() -> None:
+    """Else an example "What's in /srv/notes.txt?" of a read makes a later write to that file
+    look like a read."""
+
+    def kept(text: str) -> str:
+        return pattern(clause_of(0, text, date(2026, 11, 22)))
+
+    assert kept('Replace everything in /srv/notes.txt with "Nothing to do."') == (
+        'Replace everything in a file with "a text"'
+    )
+    assert kept("fetch https://example.com/a and mail bob@x.org") == (
+        "fetch a web page and mail an email address"
+    )
+    assert kept("What is 15% of 2,340?") == "What is 15% of 2,340?"

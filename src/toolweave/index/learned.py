@@ -1,5 +1,7 @@
 """What the index learns from runs: a clause that a tool answered well becomes an example query of
-that tool (a `logged` segment, like the hand-written `index.logged_queries`).
+that tool (a `logged` segment, like the hand-written `index.logged_queries`), its paths, addresses
+and quoted texts said by their kind ("What's in a file?"), so that an example teaches how a
+request is worded, not which file it named.
 
 A run teaches only when every step it planned ran and succeeded, by a tool the clause fitted on
 its own (not the search fallback, not a producer the planner put in front, not a tool that
@@ -22,7 +24,7 @@ from typing import Literal
 
 from toolweave.errors import ConfigError
 from toolweave.storage import prepare
-from toolweave.types import Answer, Route
+from toolweave.types import Answer, Clause, Route
 
 FILE = "learned.sqlite"
 PER_TOOL = 20  # as many as the `warm` retrieval variant feeds per tool
@@ -67,8 +69,31 @@ def lessons(answer: Answer, *, fallback: str, min_score: float) -> list[Lesson]:
             continue
         if fitted is None or fitted < min_score or not step.clause.text.strip():
             continue
-        taught.append(Lesson(step.key, step.clause.text.strip()[:MAX_CHARS]))
+        taught.append(Lesson(step.key, pattern(step.clause).strip()[:MAX_CHARS]))
     return taught
+
+
+# What a value stands for in an example: "What's in a file?" teaches what reading is asked
+# with, where "What's in /srv/notes.txt?" would make every later request naming that file
+# (a write to it too) look like a read.
+_STANDS_FOR = {"path": "a file", "url": "a web page", "email": "an email address"}
+
+
+def pattern(clause: Clause) -> str:
+    """The clause with the places it names (paths, addresses) and the texts it quotes said in
+    words of their kind: what an example keeps of a run. Numbers stay: "15% of 2,340" says
+    what it asks with them."""
+    values = clause.values
+    if values is None:
+        return clause.text
+    spans = [(x.start, x.end, _STANDS_FOR.get(x.kind, "it")) for x in values.locators]
+    spans += [(q.start, q.end, "a text") for q in values.quoted]
+    text, at = [], 0
+    for start, end, words in sorted(spans):
+        if start >= at:  # a quoted path is masked once
+            text += [clause.text[at:start], words]
+            at = end
+    return "".join([*text, clause.text[at:]])
 
 
 class LearnedQueries:
