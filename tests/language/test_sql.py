@@ -191,6 +191,14 @@ def test_a_read_of_someone_named_by_the_column_their_kind_of_value_goes_to() -> 
     assert made_with("is Fay Berg in Oslo?", two) == "SELECT * FROM staff"
     email = Known(held=["staff"], columns=columns, values=[("email", "f@b.org")])
     assert made_with("who has f@b.org?", email) == "SELECT * FROM staff"
+    # A condition on a column the table does not have is no statement ("with order 5").
+    assert made_with("the staff with town Graz", Known(held=["staff"], columns=columns)) == (
+        "SELECT * FROM staff WHERE town = 'Graz'"
+    )
+    assert made_with("the staff with salary 5", Known(held=["staff"], columns=columns)) == (
+        "SELECT * FROM staff WHERE salary = 5"
+    )
+    assert made_with("the customer with order 5", Known(held=["staff"], columns=columns)) is None
 
 
 def made_with(text: str, known: Known) -> str | None:

@@ -205,6 +205,8 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
     if not table or where is None:
         return None
     columns = known.columns.get(table, ())
+    if where and columns and where.split()[1] not in columns:
+        return None  # "the customer with order 5": orders has no column "order"
     where = where or _where_by_kind(columns, known.values)
     column = _column(text, table) or _one_said(text, columns)
     what, order = "*", ""
