@@ -470,6 +470,10 @@ def test_a_table_held_is_not_read_for_a_clause_about_a_file_or_page() -> None:
     logged = clause_of(0, "order 1042 in /srv/server.log - did the payment go through?", TODAY)
     logged.held = [Quoted(start=0, end=5, value="orders")]
     assert extract_arguments(schema, logged).arguments == {}
+    # A domain is no file: "users with an email address at example.com" read the users table.
+    domain = clause_of(0, "which users have an email address at example.com?", TODAY)
+    domain.held = [Quoted(start=6, end=11, value="users")]
+    assert extract_arguments(schema, domain).arguments == {"query": "SELECT * FROM users"}
 
 
 def test_a_file_is_no_repository_and_the_paths_given_may_fill_a_reading_tool() -> None:

@@ -154,7 +154,7 @@ def _known(clause: Clause) -> Known:
     given += [("place", name) for name in places]
     held = [h.value for h in clause.held]
     given += [("name", n.value) for n in names_in(clause) if n.value not in places + held]
-    if any(x.kind == "path" or "://" in x.value for x in values.locators):
+    if any("/" in x.value for x in values.locators if x.kind in ("path", "url")):
         held = []  # "order 1042 in server.log": the file is what is asked about, no table
     return Known(held=held, columns=clause.fields, values=given)
 
