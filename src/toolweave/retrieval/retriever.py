@@ -157,22 +157,23 @@ class ToolRetriever:
         pool = _aggregate(ranked, max(k, self.options.companion_pool), clauses=clauses)
         scores = {h.key: h.score for h in pool}
         found = {h.key: h for h in pool}
-        raised = False
+        changed = False
         for best in pool[: self.options.companion_from]:
             for other, share in self.companions(best.key):
-                if other not in found:
-                    spec = self.index.tool_spec(other)
-                    if spec is None:
-                        continue  # no longer indexed
-                    found[other] = IndexHit(key=other, server=spec.server, score=0.0)
                 gain = self.options.companion_weight * max(best.score, 0.0) * share
                 current = scores.get(other, 0.0)  # never raised above the tool that raises it
-                scores[other] = max(current, min(current + gain, best.score - _BELOW))
-                raised = True
-        if not raised:
-            return hits
+                raised = min(current + gain, best.score - _BELOW)
+                if raised > current and (hit := found.get(other) or self._hit(other)):
+                    found[other], scores[other], changed = hit, raised, True
+        if not changed:
+            return hits  # nothing raised: the ranking as it was
         top = sorted(scores, key=lambda key: (-scores[key], key))[:k]
         return [found[key].model_copy(update={"score": scores[key]}) for key in top]
+
+    def _hit(self, key: str) -> IndexHit | None:
+        """A hit for a tool the search did not find, if it is still indexed."""
+        spec = self.index.tool_spec(key)
+        return IndexHit(key=key, server=spec.server, score=0.0) if spec else None
 
     def _searchable(self, texts: list[str]) -> list[str]:
         return [searchable(t) for t in texts] if self.options.rewrite else texts
