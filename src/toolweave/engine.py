@@ -42,6 +42,7 @@ from toolweave.index.learned import LearnedQueries, Lesson, Rating, lessons
 from toolweave.language import analyse
 from toolweave.language.parameters import changes_things
 from toolweave.language.records import held_in, said_in, tables_by_field
+from toolweave.language.sql import with_references
 from toolweave.language.text import valid_text
 from toolweave.models import LLM, Embedder, make_embedder, make_llm
 from toolweave.models.base import RememberingEmbedder
@@ -350,13 +351,14 @@ class Engine:
         async with self._index_lock:
             contents = self.contents
             held, about, roots = contents.held(), contents.about(), contents.roots_of()
-            fields = contents.fields_of()
+            fields, numeric = contents.fields_of(), contents.numeric_of()
             for clause in clauses:  # what the servers hold that it names: values of its own
                 clause.held = held_in(clause, held)
                 named = {h.value for h in clause.held}
                 clause.held += [t for t in tables_by_field(clause, fields) if t.value not in named]
                 clause.about = said_in(clause, about)  # when it names nothing held
-                clause.fields = {h.value: fields[h.value] for h in clause.held if h.value in fields}
+                clause.fields = with_references([h.value for h in clause.held], fields)
+                clause.numeric = {t: numeric[t] for t in clause.fields if t in numeric}
             return await rank_tools(
                 self.retriever, self.candidates(), clauses, k=k, held=held, about=about, roots=roots
             )

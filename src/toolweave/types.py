@@ -230,6 +230,8 @@ class Clause(_Model):
     about: list[Quoted] = Field(default_factory=list)
     # The fields of what it names that servers hold, by name ("users": id, name, email, city).
     fields: dict[str, list[str]] = Field(default_factory=dict)
+    # Those of the fields that hold numbers ("orders": amount): what a total is of.
+    numeric: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class QuestionAnalysis(_Model):

@@ -106,7 +106,8 @@ def list_tables() -> str:
 def describe_table(table_name: str) -> str:
     """Get the schema information for a specific table."""
     columns = {"users": ["id", "email"], "orders": ["id", "amount"]}[table_name]
-    return str([{"cid": n, "name": c, "type": "TEXT"} for n, c in enumerate(columns)])
+    types = {"id": "INTEGER", "email": "TEXT", "amount": "REAL"}
+    return str([{"cid": n, "name": c, "type": types[c]} for n, c in enumerate(columns)])
 
 
 @pytest.mark.anyio
@@ -122,6 +123,9 @@ async def test_the_fields_of_what_a_listing_names_come_from_the_tool_that_descri
         await contents.sample(pool, pool.tools, {"db"})
     assert contents.fields_of() == {"users": ["id", "email"], "orders": ["id", "amount"]}
     assert Contents(tmp_path).fields_of() == contents.fields_of()
+    # And which hold numbers, by their type: what a total is of.
+    assert contents.numeric_of() == {"users": ["id"], "orders": ["id", "amount"]}
+    assert Contents(tmp_path).numeric_of() == contents.numeric_of()
 
 
 def list_allowed_directories() -> str:

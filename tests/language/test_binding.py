@@ -103,6 +103,16 @@ def test_feasibility_favours_the_tool_that_uses_the_values() -> None:
     current = one_call("get_current_time", {"timezone": zone})
     clause = clause_of(0, "what time is it in Tokyo when it is 9:00 in Paris?", TODAY)
     assert feasibility(convert, clause) > feasibility(current, clause)
+    # A zone written by its IANA name is one value, and a time's zone the one said before it
+    # when none follows it.
+    text = "a call in Tokyo (Asia/Tokyo) at 09:00 her time: what is that in Asia/Kolkata time?"
+    clause = clause_of(0, text, TODAY)
+    assert feasibility(convert, clause) - feasibility(current, clause) >= 0.25
+    assert extract_arguments(convert.input_schema, clause).arguments == {
+        "source_timezone": "Asia/Tokyo",
+        "time": "09:00",
+        "target_timezone": "Asia/Kolkata",
+    }
 
 
 def test_feasibility_counts_every_value_one_argument_uses() -> None:
@@ -386,6 +396,14 @@ MOVE = {
 )
 def test_a_file_moved_into_a_folder_keeps_its_name(text: str, destination: str) -> None:
     assert bound(MOVE, text)["destination"] == destination
+
+
+def test_file_names_after_the_folder_a_request_opens_with_are_in_it() -> None:
+    # Not the folder itself moved beside its parent.
+    assert bound(MOVE, "in /data/old rename draft.txt to final.txt") == {
+        "source": "/data/old/draft.txt",
+        "destination": "/data/old/final.txt",
+    }
 
 
 FIND = {

@@ -217,6 +217,12 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         ("Read /a/b.txt. Then read /a/c.txt.", ["Read /a/b.txt.", "read /a/c.txt."]),
         ("Put a row in for her, would you?", ["Put a row in for her"]),
+        ("Hi, could you read /a/b.txt?", ["could you read /a/b.txt?"]),
+        (
+            "On average, how much does an order in the orders table come to?",
+            ["On average, how much does an order in the orders table come to?"],
+        ),
+        ("Please read /a/b.txt. Thanks a lot.", ["read /a/b.txt."]),
         # A copy is a reading and a writing of what was read.
         (
             "Could you put a task on /a/todo.md for me, please?",

@@ -160,6 +160,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
     assert asks_to_change("open a new branch v2 in /r") and not asks_to_change("open /srv/a.txt")
     assert not asks_to_change("open the new file /srv/report.txt")
+    assert asks_to_change("check feature/units out") and asks_to_change("I'd like a new branch v2")
+    assert not asks_to_change("I'd like the new branches listed")
     # A value renamed is an update; a file renamed a move.
     update = ToolSpec(server="db", name="write_query", description="Execute an UPDATE query.")
     assert asks_for_action(update, 'rename the item "USB-C cable" to "USB-C (2m)" in orders')

@@ -42,7 +42,12 @@ def made(properties: dict[str, Any], text: str) -> dict[str, Any]:
 def test_names_are_capitalised_words_a_request_does_not_open_with() -> None:
     text = "Add a note to Project Falcon about Mallory's task in /srv/Notes.md"
     assert [n.value for n in names_in(clause_of(0, text, TODAY))] == ["Project Falcon", "Mallory"]
-    for text, name in (("Open Mallory's entry", "Mallory"), ("at Rosa's Bakery", "Rosa's Bakery")):
+    for text, name in (
+        ("Open Mallory's entry", "Mallory"),
+        ("at Rosa's Bakery", "Rosa's Bakery"),
+        ("New customer for users: Farid Haddad", "Farid Haddad"),
+        ("add New York to memory", "New York"),
+    ):
         assert [n.value for n in names_in(clause_of(0, text, TODAY))] == [name]
 
 
@@ -85,6 +90,13 @@ def test_a_relation_is_two_names_and_the_words_between_them() -> None:
     assert made(RELATIONS, "record in memory that Carol works at Initech") == wanted
     assert made(RELATIONS, "link Carol to Initech: Carol works at Initech") == wanted
     assert made(RELATIONS, "link Carol to Initech") == {}  # a preposition is no relation
+
+
+def test_what_is_asked_to_be_kept_as_an_observation_relates_nothing() -> None:
+    text = "Bob moved to Glasgow last month, please add that as an observation on Bob in memory."
+    assert made(RELATIONS, text) == {}
+    wanted = [{"entityName": "Bob", "contents": ["moved to Glasgow last month"]}]
+    assert made(OBSERVATIONS, text) == {"observations": wanted}
 
 
 def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
@@ -189,6 +201,14 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     # Or by what a server holds.
     assert placed("insert Frank O'Neil from Dublin into users") == {"sqlite"}
     assert placed("insert Frank O'Neil into users2") == set()
+    # Or by a noun its tools say, after "my", "the" or "our" (and perhaps one word).
+    nouns = {"sqlite": ["database"], "memory": ["graph"]}
+    clause = clause_of(0, "look up in the database the customers in Lyon", TODAY)
+    assert servers_placed(clause, ["memory", "sqlite"], {}, nouns) == {"sqlite"}
+    clause = clause_of(0, "add Bob to my knowledge graph", TODAY)
+    assert servers_placed(clause, ["memory", "sqlite"], {}, nouns) == {"memory"}
+    clause = clause_of(0, "what is a graph database?", TODAY)
+    assert servers_placed(clause, ["memory", "sqlite"], {}, nouns) == set()
 
 
 def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
@@ -196,6 +216,8 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     found = held_in(clause_of(0, "set the amount of order 4 for Bob to 5", TODAY), held)
     assert [(f.value, f.start) for f in found] == [("orders", 18), ("Bob", 30)]
     assert held_in(clause_of(0, "what is Bob Chen's email?", TODAY), held)[0].value == "Bob Chen"
+    text = "change the city of the user Emma Schultz to Hamburg"
+    assert [f.value for f in held_in(clause_of(0, text, TODAY), held)] == ["users"]
     assert held_in(clause_of(0, "the ordering of users", TODAY), held)[0].value == "users"
     # "place an order" is any order; one added is a row of the orders table.
     assert held_in(clause_of(0, "is there a minimum order?", TODAY), held) == []

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from toolweave.language.parameters import sql_kinds
-from toolweave.language.sql import Known, statement
+from toolweave.language.sql import Known, statement, with_references
 from toolweave.types import Span
 
 
@@ -301,3 +301,66 @@ def test_a_value_renamed_and_a_table_named_in_quotes(db: sqlite3.Connection) -> 
     assert made('new table "desks": id integer primary key, room text not null') == (
         "CREATE TABLE desks (id INTEGER PRIMARY KEY, room TEXT NOT NULL)"
     )
+
+
+def test_rows_that_reference_another_table_are_read_with_its_names(
+    db: sqlite3.Connection,
+) -> None:
+    db.executescript(
+        "CREATE TABLE shifts (id INTEGER PRIMARY KEY, staff_id INTEGER, day TEXT, hours REAL);"
+        "INSERT INTO shifts (staff_id, day, hours)"
+        " VALUES (1, 'Mon', 8), (2, 'Tue', 3), (1, 'Fri', 6);"
+    )
+    fields = {
+        "staff": ["id", "name", "town", "salary"],
+        "shifts": ["id", "staff_id", "day", "hours"],
+    }
+    columns = with_references(["shifts"], fields)
+    assert columns == {"shifts": fields["shifts"], "staff": fields["staff"]}
+    shortest = made_with("who has the lowest hours in shifts?", Known(["shifts"], columns))
+    assert shortest == (
+        "SELECT shifts.*, staff.name AS staff_name FROM shifts JOIN staff"
+        " ON shifts.staff_id = staff.id ORDER BY shifts.hours ASC LIMIT 1"
+    )
+    assert list(db.execute(shortest or "")) == [(2, 2, "Tue", 3.0, "Ben Ode")]
+    # Found by the name the table itself has no column for.
+    ana = Known(["shifts"], columns, [("name", "Ana Lima")])
+    sql = made_with("total hours of Ana Lima in shifts", ana)
+    assert list(db.execute(sql or "")) == [(14.0,)]
+    assert [r[2] for r in db.execute(made_with("Ana Lima's shifts", ana) or "")] == ["Mon", "Fri"]
+    # A table that references nothing is read as it is.
+    assert with_references(["staff"], fields) == {"staff": fields["staff"]}
+
+
+def test_rows_counted_by_the_values_of_a_column(db: sqlite3.Connection) -> None:
+    known = Known(["staff"], {"staff": ["id", "name", "town", "salary"]})
+    for text in ("which town has the most staff?", "the most common town in staff"):
+        sql = made_with(text, known)
+        assert list(db.execute(sql or "")) == [("Porto", 2), ("Graz", 1)]
+    fewest = made_with("which town has the fewest staff?", known)
+    assert next(iter(db.execute(fewest or ""))) == ("Graz", 1)
+    # A word that is no column groups nothing.
+    assert "GROUP BY" not in (made_with("which person has the most salary in staff?", known) or "")
+
+
+def test_a_total_of_the_one_column_of_numbers_a_table_has(db: sqlite3.Connection) -> None:
+    columns = {"staff": ["id", "name", "town", "salary"]}
+    known = Known(["staff"], columns, numeric={"staff": ["id", "salary"]})
+    assert made_with("what's the average pay in staff?", known) == "SELECT AVG(salary) FROM staff"
+    named = Known(["staff"], columns, [("name", "Ana Lima")], numeric=known.numeric)
+    sql = made_with("how much does Ana Lima earn in total (staff table)?", named)
+    assert list(db.execute(sql or "")) == [(30.5,)]
+    # Two columns of numbers: which one is not guessed.
+    two = Known(["staff"], columns, numeric={"staff": ["salary", "town"]})
+    assert made_with("what's the average pay in staff?", two) == "SELECT * FROM staff"
+
+
+def test_a_column_equal_to_either_of_two_numbers_or_bounded_by_one(db: sqlite3.Connection) -> None:
+    def towns(text: str) -> list[str]:
+        return [row[2] for row in db.execute(made(text) or "")]
+
+    text = "who in the staff table has a salary of 10 or 20?"
+    assert made(text) == "SELECT * FROM staff WHERE salary IN (10, 20)"
+    assert towns(text) == ["Graz", "Porto"]
+    assert towns("who in the staff table has a salary of 20 or less") == ["Graz", "Porto"]
+    assert towns("who in the staff table has a salary of 20 or more") == ["Porto", "Graz"]

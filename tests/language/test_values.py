@@ -165,6 +165,10 @@ def test_the_place_of_a_role() -> None:
         ("How do I change the default shell to zsh?", []),  # a question, no edit
         ("replace the contents of /a/a.txt with hello", []),  # the whole file: a write
         (
+            "edit /a/n.txt so that 'call the bank' reads 'call the bank today' instead",
+            [("call the bank", "call the bank today")],
+        ),
+        (
             'edit /a/todo.md so that "- [ ] call" becomes "- [x] call"',
             [("- [ ] call", "- [x] call")],
         ),
@@ -185,6 +189,9 @@ def test_text_after_a_labelled_colon_is_said() -> None:
         "put the following text: Call Priya on Monday in /a/r.txt",
     ):
         assert [q.value for q in ex.said_in(text)] == ["Call Priya on Monday"]
+    assert [q.value for q in ex.said_in("echo this back: the quick brown fox")] == [
+        "the quick brown fox"
+    ]
 
 
 def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:

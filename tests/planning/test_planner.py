@@ -282,3 +282,25 @@ def test_a_tool_that_takes_nothing_fits_no_clause_that_gives_values() -> None:
     ]
     plan = plan_steps([clause], held, min_score=0.28, fallback=SEARCH)
     assert plan.steps[0].tool == "write_query"  # which then asks for the row
+
+
+def test_a_change_asked_of_a_named_server_without_its_values_is_its_tools_to_ask() -> None:
+    write = tool("write_query", {"query": STRING}, read_only=False).model_copy(
+        update={"description": "Execute an INSERT, UPDATE, or DELETE query"}
+    )
+    clause = clause_of(0, "Can you change an email in the users table for me?", TODAY)
+
+    def planned(*candidates: Candidate) -> str:
+        return (
+            plan_steps([clause], [list(candidates)], min_score=0.28, fallback=SEARCH).steps[0].tool
+        )
+
+    assert planned(Candidate(tool=write, score=0.05, holds=True)) == "write_query"
+    # Not a tool of a server the clause does not name, nor one of two servers.
+    assert planned(Candidate(tool=write, score=0.05)) == ""
+    other = write.model_copy(update={"server": "t"})
+    both = (
+        Candidate(tool=write, score=0.05, holds=True),
+        Candidate(tool=other, score=0.05, holds=True),
+    )
+    assert planned(*both) == ""

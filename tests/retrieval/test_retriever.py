@@ -257,8 +257,9 @@ def test_ties_are_ranked_the_same_in_every_process(tmp_path: Path) -> None:
 
 
 def decoys(words: str) -> list[ToolSpec]:
-    """Eight tools whose descriptions say the question's words, to rank above the one wanted."""
-    return [ToolSpec(server="m", name=f"t{i}", description=f"{words} {i}.") for i in range(8)]
+    """Eight tools whose descriptions say the question's words, to rank above the one wanted;
+    each of its own server (eight tools of one server saying "staff" name it "the staff")."""
+    return [ToolSpec(server=f"m{i}", name=f"t{i}", description=f"{words} {i}.") for i in range(8)]
 
 
 async def retriever_over(folder: Path, tools: list[ToolSpec]) -> ToolRetriever:

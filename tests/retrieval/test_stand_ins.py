@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.retrieval.tool_select import alike
+from toolweave.retrieval.tool_select import alike, server_nouns
 from toolweave.types import Candidate, ToolSpec
 
 pytestmark = pytest.mark.anyio
@@ -44,3 +44,27 @@ async def test_a_tool_that_reads_the_same_stands_in_one_that_reads_otherwise_doe
     chosen = await alike(OnnxEmbedder(), READ_TEXT, found)
     assert [c.tool.name for c in chosen] == ["read_file"]
     assert await alike(OnnxEmbedder(), READ_TEXT, []) == []
+
+
+def test_a_server_is_called_by_the_nouns_its_tools_say() -> None:
+    """mcp-server-sqlite's and server-memory's own descriptions (abridged as they list them):
+    "the database" and "the knowledge graph"; a word the other server says too is no name,
+    and a server of one or two tools has too few to tell."""
+    sqlite = [
+        "Execute a SELECT query on the SQLite database",
+        "Execute an INSERT, UPDATE, or DELETE query on the SQLite database",
+        "Create a new table in the SQLite database",
+        "List all tables in the SQLite database",
+        "Get the schema information for a specific table",
+    ]
+    memory = [
+        "Create multiple new entities in the knowledge graph",
+        "Create multiple new relations between entities in the knowledge graph",
+        "Read the entire knowledge graph",
+        "Search for nodes in the knowledge graph based on a query",
+    ]
+    tools = [ToolSpec(server="sqlite", name=f"s{i}", description=d) for i, d in enumerate(sqlite)]
+    tools += [ToolSpec(server="memory", name=f"m{i}", description=d) for i, d in enumerate(memory)]
+    tools.append(ToolSpec(server="time", name="now", description="Get the current time"))
+    nouns = server_nouns(tools)
+    assert nouns == {"sqlite": {"sqlite", "database"}, "memory": {"knowledge", "graph"}}

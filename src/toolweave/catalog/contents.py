@@ -8,7 +8,8 @@ argument, and it is not marked as changing anything) is called once and the valu
 records' `name` fields kept, and the stems of the words their other values say ("allergic to
 peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). A tool that describes one
 thing (`describe_table(table_name)`) is then called for the first names in lowercase, and the
-`name` fields of its answer kept as that thing's fields (a table's columns). All are kept beside
+`name` fields of its answer kept as that thing's fields (a table's columns, and which of them
+hold numbers, by their `type`: what a total or an average is of). All are kept beside
 the tool index (contents.json), with the folders a listing of paths says a server may reach
 (server-filesystem's allowed directories), so a server not started yet is still known by what
 it held; they are used only to match questions, never as instructions or arguments.
@@ -78,6 +79,20 @@ def roots_in_result(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(1).rstrip("/") or "/" for m in _ROOT_LINE.finditer(text)))
 
 
+# A described field's name and type: "'name': 'amount', 'type': 'REAL'" (mcp-server-sqlite).
+_TYPED_FIELD = re.compile(
+    r"""(["'])name\1\s*:\s*(["'])(?P<name>[^"'\n]{1,80})\2\s*,\s*"""
+    r"""(["'])type\4\s*:\s*(["'])(?P<type>[^"'\n]{0,40})\5"""
+)
+_NUMBER_TYPES = re.compile(r"\b(?:int|integer|real|float|double|numeric|decimal|number)", re.I)
+
+
+def numbers_in_result(text: str) -> list[str]:
+    """The described fields whose type holds numbers ("amount" of type REAL)."""
+    typed = ((m["name"], m["type"]) for m in _TYPED_FIELD.finditer(text))
+    return list(dict.fromkeys(name for name, kind in typed if _NUMBER_TYPES.match(kind)))
+
+
 def names_in_result(text: str) -> list[str]:
     """The values of the `name` fields of a listing's records, in order, once each."""
     found = ((m.group(2) or m.group(3)).strip() for m in _NAME_FIELD.finditer(text))
@@ -115,6 +130,7 @@ class Contents:
         self.names: dict[str, list[str]] = {}
         self.words: dict[str, frozenset[str]] = {}
         self.fields: dict[str, list[str]] = {}  # by held name: a table's columns
+        self.numeric: dict[str, list[str]] = {}  # those of its columns that hold numbers
         self.roots: dict[str, list[str]] = {}  # the folders a server says it may reach
         if self.path and self.path.exists():
             try:
@@ -123,8 +139,11 @@ class Contents:
                 self.words = {str(k): frozenset(map(str, v)) for k, v in loaded["words"].items()}
                 self.fields = {str(k): [str(n) for n in v] for k, v in loaded["fields"].items()}
                 self.roots = {str(k): [str(n) for n in v] for k, v in loaded["roots"].items()}
+                numeric = loaded.get("numeric", {})  # files written before it had none
+                self.numeric = {str(k): [str(n) for n in v] for k, v in numeric.items()}
             except (OSError, ValueError, AttributeError, TypeError, KeyError):
                 self.names, self.words, self.fields, self.roots = {}, {}, {}, {}  # sampled again
+                self.numeric = {}
 
     def held(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.names)
@@ -137,6 +156,9 @@ class Contents:
 
     def roots_of(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.roots)
+
+    def numeric_of(self) -> Mapping[str, list[str]]:
+        return MappingProxyType(self.numeric)
 
     async def sample(
         self,
@@ -187,6 +209,7 @@ class Contents:
             fields = [f for f in names_in_result(text or "") if mask_secrets(f, secrets) == f]
             if fields:
                 self.fields[name] = fields[:MAX_NAMES]
+                self.numeric[name] = [f for f in numbers_in_result(text or "") if f in fields]
 
     def _save(self) -> None:
         if self.path is None:
@@ -195,6 +218,7 @@ class Contents:
         try:
             words = {k: sorted(v) for k, v in self.words.items()}
             kept = {"names": self.names, "words": words, "fields": self.fields, "roots": self.roots}
+            kept["numeric"] = self.numeric
             temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)

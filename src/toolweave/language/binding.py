@@ -34,8 +34,18 @@ from toolweave.language.parameters import (
 from toolweave.language.records import names_in, records
 from toolweave.language.sql import Known, statement
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import replacements
-from toolweave.types import Clause, Locator, Number, Place, Problem, Span, ToolSpec, Values
+from toolweave.language.values import replacements, zone_ids
+from toolweave.types import (
+    Clause,
+    Locator,
+    Number,
+    Place,
+    Problem,
+    Span,
+    ToolSpec,
+    Values,
+    ZoneMention,
+)
 
 # More sets than this is a data list ("[12, 15, 11, ...]"), not calls to make.
 MAX_VALUE_SETS = 6
@@ -156,7 +166,7 @@ def _known(clause: Clause) -> Known:
     given += [("name", n.value) for n in names_in(clause) if n.value not in places + held]
     if any("/" in x.value for x in values.locators if x.kind in ("path", "url")):
         held = []  # "order 1042 in server.log": the file is what is asked about, no table
-    return Known(held=held, columns=clause.fields, values=given)
+    return Known(held=held, columns=clause.fields, values=given, numeric=clause.numeric)
 
 
 # A query a tool matches against what it holds, word for word, not a question it reads.
@@ -612,12 +622,26 @@ def _zone_in_role(role: str | None, text: str, pool: list[Found]) -> Found:
 
 def _zones_source_first(values: Values) -> list[Found]:
     """Zones in order of mention, except that the zone a clock time is given in comes first:
-    "time in Sydney when it is 9:00 in Berlin" converts from Berlin."""
+    the one right after it ("time in Sydney when it is 9:00 in Berlin" converts from Berlin),
+    else the nearest before it ("a call in Tokyo at 09:00 her time: what is that in Kolkata?")."""
     mentions = list(values.zones)
     if values.times and len(mentions) > 1:
-        anchor = values.times[0].start
-        mentions.sort(key=lambda mention: abs(mention.start - anchor))
+        time = values.times[0]
+
+        def distance(mention: ZoneMention) -> int:
+            after = mention.start - time.end
+            return (
+                after
+                if 0 <= after <= _RIGHT_AFTER
+                else abs(time.start - mention.start)
+                + (_RIGHT_AFTER if mention.start < time.start else 1_000_000)
+            )
+
+        mentions.sort(key=distance)
     return [(mention.zone, _span(mention)) for mention in mentions]
+
+
+_RIGHT_AFTER = 12  # characters between a clock time and the zone it is given in: " in Berlin"
 
 
 def value_sets(
@@ -791,7 +815,9 @@ def _given(clause: Clause) -> list[Span]:
     named = [*names_in(clause), *clause.held]
     _, pattern = _glob(clause.text)  # "the csv files in /srv": a kind of file to search for
     patterns = [pattern] if pattern else []
-    found = {x.start: x for x in [*values.counted(), *values.places, *named, *patterns]}
+    zones = zone_ids(clause.text)  # "Asia/Tokyo" is one value, not the names Asia and Tokyo
+    named = [n for n in named if not any(z.start <= n.start < z.end for z in zones)]
+    found = {x.start: x for x in [*values.counted(), *values.places, *named, *patterns, *zones]}
     return list(found.values() or {x.start: x for x in clause.about}.values())
 
 

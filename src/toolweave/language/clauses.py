@@ -30,20 +30,23 @@ _CLAUSE_BREAK = re.compile(
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
 # A piece that is only a connective ("Then, find ...", "After that, ...") or thanks, "please",
-# "go ahead" or "would you?" is no request.
+# "go ahead", "would you?" or a greeting ("Hi, could you ...") is no request.
 _CONNECTIVE = re.compile(
     r"^(?:and|then|also|next|finally|first(?:ly)?|after that|afterwards|after this|lastly|"
     r"additionally|in addition|moreover|furthermore|besides|please|(?:please\s+)?go ahead|"
     r"(?:would|could|can|will) you|"
-    r"thanks?(?: you)?(?: (?:so|very) much| in advance)?)$",
+    r"thanks?(?: you)?(?: (?:so|very) much| in advance| a lot)?|hi|hello|hey(?: there)?|"
+    r"good (?:morning|afternoon|evening))$",
     re.IGNORECASE,
 )
 # "Once the message is created, send ...": the condition belongs to the request after it, as
-# does a place alone ("in /srv/repo, stage app.py and commit ...", "in the orders table, ...").
+# does a place alone ("in /srv/repo, stage app.py and commit ...", "in the orders table, ...")
+# or a way of counting ("On average, how much does an order come to?").
 _CONDITION = re.compile(
     r"^(?:once|after|before|when|whenever|if|as soon as|while)\b"
     r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$"
-    r"|^(?:in|from)\s+(?:the\s+)?[\w-]+\s+table$",
+    r"|^(?:in|from)\s+(?:the\s+)?[\w-]+\s+table$"
+    r"|^(?:on average|in total|overall|altogether|all in all)$",  # "On average, how much ..."
     re.I,
 )
 # "there" pointing back at a place: at the end of the clause or before a time word, so that

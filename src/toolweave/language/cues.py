@@ -86,7 +86,7 @@ _BACK_REFERENCE = re.compile(
     r"|\bwhat (?:comes out|you get)\b",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"\bits\b", re.IGNORECASE)  # "tell me its title"
+_POSSESSIVE = re.compile(r"\b(?:its|their|they)\b", re.I)  # "its title", "what they wrote"
 _PASSES_ITS = re.compile(r"\b(?:write|save|put|store|send|append|copy|add)\s+its\b", re.I)
 
 
@@ -147,7 +147,7 @@ def points_at_values(clause: str) -> bool:
 
 def refers_back(clause: str, *, possessive: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
-    `possessive`, also by "its"."""
+    `possessive`, also by "its", "their" or "they"."""
     return _BACK_REFERENCE.search(clause) is not None or (
         possessive and _POSSESSIVE.search(clause) is not None
     )
@@ -160,9 +160,9 @@ _ACTIONS = {
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
     "update": {"update", "change", "modify", "edit", "set"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
-    | {"mkdir"},
+    | {"mkdir", "store"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
-    | {"save"},
+    | {"save", "store"},
     "insert": {"insert", "add", "append", "put", "record"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
     "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
@@ -233,7 +233,7 @@ _ONE_WORD = (
     # "check it out", "check out docs-fix": a branch; "check out http://..." reads a page.
     (
         re.compile(
-            r"\bcheck\s+((?:the\s+)?(?:branch\s+)?[\w.-]*[-_.\d][\w./-]*|it|that)\s+out\b", re.I
+            r"\bcheck\s+((?:the\s+)?(?:branch\s+)?[\w.-]*[-_./\d][\w./-]*|it|that)\s+out\b", re.I
         ),
         r"checkout \1",
     ),
@@ -245,6 +245,15 @@ _ONE_WORD = (
         "checkout ",
     ),
     (re.compile(r"^(\W*)new\b(?=[^?]*$)", re.I), r"\1add new"),
+    # "I'd like a new branch named ...", or "a new branch named ..." once "I'd like" is left
+    # out (`searchable`): a thing wanted new is one to create.
+    (
+        re.compile(
+            r"\b(?:i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need)\s+(?=an?\s+new\b)", re.I
+        ),
+        "create ",
+    ),
+    (re.compile(r"^(\W*)(?=an?\s+new\b[^?]*$)", re.I), r"\1create "),
 )
 
 

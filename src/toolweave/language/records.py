@@ -51,7 +51,7 @@ def names_in(clause: Clause) -> list[Quoted]:
                 break  # "Open", "Add": a request's verb, no name
             start += len(value) - len(first[1])
             value = first[1]  # "Open Mallory": Mallory
-        if value.lower() not in _NOT_NAMES:
+        if value.lower() not in _NOT_NAMES | {"new"}:  # "New customer: ...", not "New York"
             found.append(Quoted(start=start, end=start + len(value), value=value))
     quoted = [
         q for q in _quoted(clause) if re.fullmatch(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*", q.value)
@@ -225,25 +225,31 @@ _ANY_ONE = re.compile(r"\b(?:a|an)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def servers_placed(
-    clause: Clause, servers: Iterable[str], held: Mapping[str, Iterable[str]] | None = None
+    clause: Clause,
+    servers: Iterable[str],
+    held: Mapping[str, Iterable[str]] | None = None,
+    nouns: Mapping[str, Iterable[str]] | None = None,
 ) -> set[str]:
     """The servers the clause names as where it puts something or takes it from, by name ("add
-    Globex to memory", "in my memory") or by a thing one holds ("insert Frank into users"); of
-    both, where it puts it ("add Dmitri to my memory graph, with his email from the users
-    table" is a change in memory), or for a deletion where it takes it out of."""
-    held = held or {}
+    Globex to memory", "in my memory"), by a thing one holds ("insert Frank into users") or by
+    a noun its tools say (`nouns`: "look up in the database"); of both, where it puts it ("add
+    Dmitri to my memory graph, with his email from the users table" is a change in memory), or
+    for a deletion where it takes it out of."""
+    held, nouns = held or {}, nouns or {}
 
     def said(prepositions: str) -> set[str]:
         return {
             server
             for server in servers
             if any(
-                re.search(
-                    rf"\b(?:{prepositions})\s+(?:my\s+|the\s+)?{re.escape(name)}(?![\w-])",
-                    clause.text,
-                    re.I,
+                re.search(rf"\b(?:{prepositions})\s+{pattern}(?![\w-])", clause.text, re.I)
+                for pattern in (
+                    *(rf"(?:my\s+|the\s+)?{re.escape(n)}" for n in (server, *held.get(server, ()))),
+                    *(
+                        rf"(?:my|the|our)\s+(?:[\w-]+\s+)?{re.escape(n)}"
+                        for n in nouns.get(server, ())
+                    ),
                 )
-                for name in (server, *held.get(server, ()))
             )
         }
 
@@ -257,7 +263,9 @@ def _named(text: str, name: str) -> int | None:
     for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
         before, after = text[max(0, match.start() - 80) : match.start()], text[match.end() :]
         longer = re.search(rf"\b({_WORD})\s$", before)  # "Big Bob"; "Open Bob" is Bob
-        if (not longer or longer[1].lower() in _NOT_NAMES) and not re.match(r"\s[A-Z][a-z]", after):
+        # "Bob Chen" is no Bob; "the user Emma Schultz" is of the users table.
+        more = match.group()[:1].isupper() and re.match(r"\s[A-Z][a-z]", after)
+        if (not longer or longer[1].lower() in _NOT_NAMES) and not more:
             return match.start()
     return None
 
@@ -269,7 +277,9 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
     if not names:
         return {}
     span = Span(start=names[0].start, end=names[-1].end)
-    related = _related(clause.text, names, _removing(clause))
+    # "Bob moved to Glasgow: add that as an observation on Bob" relates no two things.
+    observed = _OBSERVATION.search(clause.text) is not None
+    related = None if observed else _related(clause.text, names, _removing(clause))
     found: dict[str, tuple[list[Any], Span]] = {}
     for name, prop in properties.items():
         item = prop.get("items") or {}
@@ -283,6 +293,9 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
         ):
             found[name] = ([record], span)
     return found
+
+
+_OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
 
 
 def _record(
@@ -392,7 +405,7 @@ _REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
 
 # "Bob's entry in my knowledge graph" is where a change goes, not what it says of Bob.
 _ENTRIES = {"entry", "record", "node", "entity", "profile", "card", "page", "memory", "knowledge"}
-_NOT_SAID = _PREPOSITIONS | _NOT_NAMES | _ENTRIES
+_NOT_SAID = _PREPOSITIONS | _NOT_NAMES | _ENTRIES | {"as"}  # "as an observation": how it is kept
 
 
 def _described(after: str) -> list[str]:

@@ -84,7 +84,7 @@ _UPDATES = (
 _DELETE = re.compile(r"\b(?:delete|remove|drop)\b(?!\s+(?:the\s+)?table\b)", re.I)
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
 _COLUMN_DEF = re.compile(
-    rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z ]*)\)|\s(?P<t2>(?:{_TYPES})"
+    rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z, ]*)\)|\s(?P<t2>(?:{_TYPES})"
     r"(?:\s+(?:primary\s+key|not\s+null|unique))*))",
     re.I,
 )
@@ -101,6 +101,20 @@ class Known:
     held: Sequence[str] = ()
     columns: Mapping[str, Sequence[str]] = field(default_factory=dict)
     values: Sequence[tuple[str, str]] = ()
+    numeric: Mapping[str, Sequence[str]] = field(default_factory=dict)  # columns of numbers
+
+
+def with_references(
+    tables: Sequence[str], fields: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
+    """The columns of `tables` and of the tables their `_id` columns reference ("orders" with
+    `user_id` brings "users"), so that a row can be read with the name of what it references."""
+    known = {t: list(fields[t]) for t in tables if t in fields}
+    for table in list(known):
+        for column in known[table]:
+            if (one := _referenced(column, list(fields))) is not None and one != table:
+                known.setdefault(one, list(fields[one]))
+    return known
 
 
 def statement(
@@ -184,8 +198,21 @@ _COMPARISON = re.compile(
 )
 
 
+# "a rating of 1 or 2", "with a rating of 2 or lower": a column and two numbers, or a bound.
+_EITHER = re.compile(
+    rf"\b(?P<c>{_IDENT})\s+(?:of|is|=)\s+(?P<a>-?\d+(?:\.\d+)?)\s+or\s+"
+    r"(?:(?P<b>-?\d+(?:\.\d+)?)\b|(?P<bound>lower|less|below|fewer|higher|more|above)\b)",
+    re.IGNORECASE,
+)
+
+
 def _where(text: str) -> str | None:
     """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read."""
+    if (either := _EITHER.search(text)) and _plain(either["c"]):
+        if either["b"]:
+            return f" WHERE {either['c']} IN ({either['a']}, {either['b']})"
+        below = either["bound"].lower() in ("lower", "less", "below", "fewer")
+        return f" WHERE {either['c']} {'<=' if below else '>='} {either['a']}"
     if (compared := _COMPARISON.search(text)) and _plain(compared["c"]):
         said = compared["op"].lower()
         op = next(o for o, words in _OPERATORS.items() if re.fullmatch(words, said))
@@ -207,8 +234,10 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
     columns = known.columns.get(table, ())
     if where and columns and where.split()[1] not in columns:
         return None  # "the customer with order 5": orders has no column "order"
+    if grouped := _grouped(text, table, columns):
+        return grouped
     where = where or _where_by_kind(columns, known.values)
-    column = _column(text, table) or _one_said(text, columns)
+    column = _column(text, table) or _one_said(text, columns) or _one_amount(table, known)
     what, order = "*", ""
     if _COUNT.search(text):
         what = "COUNT(*)"
@@ -221,7 +250,65 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
             else:
                 what = f"{function}({column})"
             break
-    return f"SELECT {what} FROM {table}{where}{order}"
+    return _with_names(table, what, where, order, known) or (
+        f"SELECT {what} FROM {table}{where}{order}"
+    )
+
+
+def _one_amount(table: str, known: Known) -> str | None:
+    """The one column of numbers a table has beside its ids: what "the average order" or "how
+    much has Bob spent in total" is of (`amount` of orders)."""
+    amounts = [c for c in known.numeric.get(table, ()) if c != "id" and not c.endswith("_id")]
+    return amounts[0] if len(amounts) == 1 else None
+
+
+def _with_names(table: str, what: str, where: str, order: str, known: Known) -> str | None:
+    """The rows read with the name of the row each references ("feedback" and the name of
+    its `user_id`'s user), found by that name when the clause gives it and the table itself
+    has no column for it ("Alice Martin's review in feedback"); None when the table references
+    no table with a name, or when neither is needed."""
+    columns = known.columns.get(table, ())
+    for column in columns:
+        one = _referenced(column, [t for t in known.columns if t != table])
+        if one is None or "name" not in known.columns[one]:
+            continue
+        theirs = "" if where else _where_by_kind(known.columns[one], known.values)
+        if what != "*" and not theirs:
+            return None
+        ours = re.sub(r"\b(WHERE|BY) (\w+)", rf"\1 {table}.\2", f"{where}{order}")
+        what = (
+            f"{table}.*, {one}.name AS {column.removesuffix('_id')}_name"
+            if what == "*"
+            else (re.sub(r"\((\w+)\)", rf"({table}.\1)", what))
+        )
+        theirs = theirs.replace(" WHERE ", f" WHERE {one}.", 1)
+        return f"SELECT {what} FROM {table} JOIN {one} ON {table}.{column} = {one}.id{theirs}{ours}"
+    return None
+
+
+# "which city has the most users", "the most common city": rows counted by a column's values.
+_GROUPED = re.compile(
+    rf"\b(?:which|what)\s+(?P<c>{_IDENT})\s+(?:has|have|had)\s+(?:the\s+)?(?:most|"
+    r"(?:largest|highest|biggest|greatest)\s+number\s+of|fewest|least)\b"
+    rf"|\bmost\s+(?:common|frequent|popular)\s+(?P<d>{_IDENT})\b",
+    re.IGNORECASE,
+)
+
+
+def _grouped(text: str, table: str, columns: Sequence[str]) -> str | None:
+    """The rows counted by each value of the column the clause groups them by, most first (all
+    of them: a tie is shown, not cut)."""
+    match = _GROUPED.search(text)
+    said = (match["c"] or match["d"]).lower() if match else ""
+    column = next((c for c in columns if said in (c, f"{c}s", f"{c}es") and c != "id"), None)
+    if column is None:
+        return None
+    fewest = re.search(r"\b(?:fewest|least)\b", match[0] if match else "", re.I)
+    direction = "ASC" if fewest else "DESC"
+    return (
+        f"SELECT {column}, COUNT(*) AS count FROM {table} GROUP BY {column} "
+        f"ORDER BY count {direction}"
+    )
 
 
 # "which order has the lowest amount" asks for the row, "what is the lowest amount" the value.
@@ -417,7 +504,7 @@ def _create(text: str) -> str | None:
         return None
     rest = text[match.end() :]
     columns = [
-        f"{m['c']} {' '.join((m['t1'] or m['t2']).split()).upper()}"
+        f"{m['c']} {' '.join((m['t1'] or m['t2']).replace(',', ' ').split()).upper()}"
         for m in _COLUMN_DEF.finditer(rest)
         if _plain(m["c"])
     ]

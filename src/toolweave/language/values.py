@@ -183,16 +183,24 @@ _NOT_FOLDER_NAMES = {"new", "empty", "another", "separate", "sub", "my", "parent
 
 
 def _note_folders(text: str, found: list[Locator]) -> None:
-    """File names followed by the folder they are in ("a.txt and b.txt in /srv") learn it."""
+    """File names followed by the folder they are in ("a.txt and b.txt in /srv") learn it, and
+    those after a folder the request opens with ("in /srv rename a.txt to b.txt")."""
     for at, folder in enumerate(found):
         if folder.kind != "path" or not folder.value.startswith(("/", "~")):
             continue
-        if not _IN_FOLDER.search(text[: folder.start]):
+        if _OPENS_IN.match(text[: folder.start]):
+            named = found[at + 1 :]
+        elif _IN_FOLDER.search(text[: folder.start]):
+            named = found[at - 1 :: -1] if at else []
+        else:
             continue
-        for name in reversed(found[:at]):
+        for name in named:
             if name.kind != "path" or "/" in name.value or name.folder:
                 break
             name.folder = folder.value
+
+
+_OPENS_IN = re.compile(r"\W*(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$", re.I)
 
 
 # Unquoted text to pass on, after the words that announce it: "write the text hello to a.txt",
@@ -213,6 +221,7 @@ _SAID = re.compile(
     r"|\b(?:message|msg|text|content|note|title|subject|insight|with)\s*:\s*"
     rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
+    r"|^(?:please\s+)?(?:echo|repeat|say)\s+(?:this|it)(?:\s+back)?\s*:\s*"  # "echo this back: hi"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
     re.IGNORECASE,
@@ -225,6 +234,8 @@ _SAID = re.compile(
 _VAGUE = re.compile(
     r"(?:something|anything|some text|stuff|it|this|that|them|these|those|a note"
     r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
+    r"content|contents|text|page|file|data|time|phone number|message)s?\s+of\b.*"
+    r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
     r"content|contents|text|page|file|data|time|phone number)s?"
     r"|(?:its|their)\s+.+|(?:down\s+)?(?:what|which|who)\b.+)",
     re.IGNORECASE,
@@ -235,16 +246,25 @@ _VAGUE = re.compile(
 # (", in a.txt") or the clause's end; "update the status from "A" to "B"", ""A" becomes "B"" and
 # "make it "B" instead of "A"", both quoted.
 _QUOTE = r"\"[^\"]+\"|“[^”]+”"
+_SINGLE = r"(?<!\w)'[^']+'(?!\w)|‘[^’]+’"
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
     rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
     rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
-    rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})",
+    rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})"
+    # "so that 'call the bank' reads 'call the bank today'", in single quotes too.
+    rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
-_PAIRS = (("old", "new"), ("was", "becomes"), ("before", "after"), ("replaced", "instead"))
+_PAIRS = (
+    ("old", "new"),
+    ("was", "becomes"),
+    ("before", "after"),
+    ("replaced", "instead"),
+    ("reading", "read"),
+)
 
 
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
@@ -463,6 +483,16 @@ def unaccented(text: str) -> str:
 def timezones(text: str) -> list[str]:
     """IANA zones for the places (or zone names) the text mentions, in order, without repeats."""
     return [zone for _, zone in timezone_mentions(text)]
+
+
+def zone_ids(text: str) -> list[Span]:
+    """Where the text writes a zone by its IANA name ("Asia/Tokyo"): one value, not two names."""
+    zones = {zone.lower() for zone in _zone_names().values()}
+    return [
+        Span(start=m.start(), end=m.end())
+        for m in re.finditer(r"\b[A-Za-z]+(?:/[A-Za-z_+-]+)+", text)
+        if m.group().lower() in zones
+    ]
 
 
 def timezone_mentions(text: str) -> list[tuple[int, str]]:

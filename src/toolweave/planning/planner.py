@@ -27,6 +27,7 @@ from toolweave.language.binding import (
     values_of,
 )
 from toolweave.language.cues import (
+    asks_for_action,
     asks_to_change,
     names_again,
     names_what_it_does,
@@ -103,6 +104,9 @@ def plan_steps(
         # Search answers what is asked, never a change: "insert Frank into users" is not looked
         # up in the documents when no tool fits it.
         change = asks_to_change(clause.text)
+        if change and not fitting:  # its values missing: the user is asked for them
+            asked = _change_asked_of(clause, ranked)
+            fitting = sorted(asked, key=lambda c: fits[c.tool.key], reverse=True)[:1]
         tool = fitting[0].tool if fitting else (None if change else fallback)
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
@@ -134,6 +138,18 @@ def plan_steps(
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]:
+    """The tools of the one server the clause names or holds what it names that make the change
+    it asks for, by their verbs ("change an email in the users table" and `write_query`), when
+    none fits for want of values: the values are then asked for, not the change dropped."""
+    asked = [
+        c
+        for c in ranked
+        if c.holds and changes_things(c.tool) and asks_for_action(c.tool, clause.text)
+    ]
+    return asked if len({c.tool.server for c in asked}) == 1 else []
 
 
 def _again(clause: Clause, before: Clause) -> bool:
@@ -171,11 +187,11 @@ def _about_the_result(
     its title", "and summarize it", "open notes.txt and tell me the new date"; "... and decode
     it" calls `decode`), or it names fields of what the tool before returns ("give me the
     conditions and the humidity"). After a search, "its population" is a question of its own."""
-    if not fitting:
-        return refers_back(clause.text) or _names_its_fields(clause, before)
+    after_tool = fallback is None or before.key != fallback.key
+    if not fitting:  # "... and give me their names" after a tool's rows
+        return refers_back(clause.text, possessive=after_tool) or _names_its_fields(clause, before)
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named
-    after_tool = fallback is None or before.key != fallback.key
     if not after_tool or own:
         return False
     # "open notes.txt and tell me the new date": no fitting tool is given a value to act on,

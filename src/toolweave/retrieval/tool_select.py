@@ -9,6 +9,8 @@ connected servers are candidates: the index also remembers tools of servers that
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
@@ -73,6 +75,7 @@ async def rank_tools(
     which folders it may reach (`roots`) and reaches none of the clause's paths is marked."""
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
+    nouns = server_nouns(tools)
     texts = [c if isinstance(c, str) else c.text for c in clauses]
     ranked = []
     for clause, ranking in zip(clauses, await retriever.rank_clauses(texts, vectors), strict=True):
@@ -82,7 +85,7 @@ async def rank_tools(
         named: set[str] = set()
         placed: set[str] = set()
         if isinstance(clause, Clause):
-            placed = servers_placed(clause, servers, held)
+            placed = servers_placed(clause, servers, held, nouns)
             named = servers_named(clause, held or {}) | placed
             if not named and not asks_to_change(clause.text):
                 named = servers_about(clause, about or {})
@@ -90,9 +93,14 @@ async def rank_tools(
         # the one whose values the clause gives ("the comment column of feedback", read_query).
         rest = keys[k:] + [key for key in by_key if key not in ranking.keys]
         chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in rest], named)
-        if placed:  # "add Globex to memory": a change the user directs at a server is made there
+        # "add Globex to memory": a change the user directs at a server is made there; "look up
+        # Lyon in the database": so is a read, when the clause asks for no change.
+        reads = isinstance(clause, Clause) and not asks_to_change(clause.text)
+        if placed:
             chosen = [
-                c for c in chosen if by_key[c].server in placed or not changes_things(by_key[c])
+                c
+                for c in chosen
+                if by_key[c].server in placed or not (reads or changes_things(by_key[c]))
             ]
         ranked.append(
             [
@@ -107,6 +115,33 @@ async def rank_tools(
             ]
         )
     return ranked
+
+
+# A word most of a server's tools say and hardly another server's does: what users call it
+# ("the database" for mcp-server-sqlite, "my knowledge graph" for server-memory).
+NOUN_SHARE, NOUN_ELSEWHERE, NOUN_TOOLS = 0.6, 0.05, 3
+
+
+def server_nouns(tools: Sequence[ToolSpec]) -> dict[str, set[str]]:
+    """The words of each server of three tools or more that at least 60% of its tools'
+    descriptions say and at most 5% of the other servers' tools do."""
+    words: dict[str, list[set[str]]] = {}
+    for tool in tools:
+        said = set(re.findall(r"[a-z]{4,}", tool.description.lower()))
+        words.setdefault(tool.server, []).append(said)
+    nouns = {}
+    for server, own in words.items():
+        if len(own) < NOUN_TOOLS:
+            continue
+        others = [w for s, ws in words.items() if s != server for w in ws]
+        counts = Counter(word for said in own for word in said)
+        nouns[server] = {
+            word
+            for word, n in counts.items()
+            if n >= NOUN_SHARE * len(own)
+            and sum(word in said for said in others) <= NOUN_ELSEWHERE * max(len(others), 1)
+        }
+    return nouns
 
 
 async def alike(
