@@ -20,6 +20,10 @@ from toolweave.language.text import readable_name, sentences
         ("Six hours of C. Send an SMS.", ["Six hours of C.", "Send an SMS."]),
         ("He moved to Washington, D.C. Soccer won.", ["He moved to Washington, D.C. Soccer won."]),
         ("Use e.g. a hammer. Then stop.", ["Use e.g. a hammer.", "Then stop."]),
+        (
+            "Pull up a.py, i.e. the version at HEAD~3.",
+            ["Pull up a.py, i.e. the version at HEAD~3."],
+        ),
         ("Dr. Who came. Mr. Li left!", ["Dr. Who came.", "Mr. Li left!"]),
         ("Version 3.5 is out. Try it?", ["Version 3.5 is out.", "Try it?"]),
         # Numbers and versions end sentences; so does a label before a sentence opener.

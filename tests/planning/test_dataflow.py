@@ -367,6 +367,18 @@ def test_a_deletion_takes_no_list_from_a_result() -> None:
     assert linked_steps(question, *steps)[1].arguments == {}
 
 
+def test_the_records_a_change_keeps_come_from_no_result() -> None:
+    """ "look up Bob Chen's city in the db and add it to Bob in my memory graph" had given
+    `add_observations` the observations of the graph's own search result."""
+    nodes = tool("memory", "search_nodes", {"query": "string"}, {"observations": {"type": "array"}})
+    add = tool("memory", "add_observations", {"observations": "array"})
+    records = {"type": "array", "items": {"type": "object"}}
+    add.input_schema["properties"]["observations"] = records
+    steps = [("look up Bob Chen", nodes), ("add it to Bob in my memory graph", add)]
+    question = "look up Bob Chen and add it to Bob in my memory graph"
+    assert linked_steps(question, *steps)[1].arguments == {}
+
+
 def test_the_lines_a_clause_asks_for_are_what_is_passed_on() -> None:
     """ "the ERROR line": the reference keeps those lines of the result, as the words say."""
     read = tool("fs", "read_text_file", {"path": "string"})

@@ -106,6 +106,8 @@ def _keeps_going(before: str, after: str) -> bool:
     # "D.C", "e.g", "p.m" (letters only: "15.9." and "4.2.3." end sentences); "6 p.m. Then"
     # ends one, "D.C. Soccer" does not.
     dotted = "." in token and all(p.isalpha() and len(p) <= 2 for p in token.split("."))
+    if dotted and token.lower() in ("i.e", "e.g"):
+        return True  # "..., i.e. the version at HEAD~3": what follows says it again
     if dotted:
         return _OPENS_SENTENCE.match(after) is None
     return token.lower() in ABBREVIATIONS

@@ -183,6 +183,9 @@ class _Linker:
             return  # what a change acts on is where the user says: never a result's text
         if deletes(tool) and json_type(prop) == "array":
             return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
+        records = json_type(prop) == "array" and json_type(prop.get("items") or {}) == "object"
+        if changes_things(tool) and records:
+            return  # nor the records it keeps ("observations": [{entityName, contents}])
         earlier = [  # the nearest first
             s
             for s in reversed(self.steps)
