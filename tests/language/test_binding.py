@@ -115,6 +115,16 @@ def test_feasibility_favours_the_tool_that_uses_the_values() -> None:
     }
 
 
+def test_a_commit_named_is_a_value_a_log_does_not_use() -> None:
+    repo = {"type": "string"}
+    show = one_call("git_show", {"repo_path": repo, "revision": {"type": "string"}})
+    log = one_call("git_log", {"repo_path": repo})
+    diff = one_call("git_diff", {"repo_path": repo, "target": {"type": "string"}})
+    clause = clause_of(0, "what did the last commit in /srv/repo change?", TODAY)
+    assert feasibility(show, clause) == 1.0
+    assert feasibility(show, clause) > max(feasibility(log, clause), feasibility(diff, clause))
+
+
 def test_feasibility_counts_every_value_one_argument_uses() -> None:
     """A statement uses the place and the name it spells out; the table's name alone uses
     neither."""
@@ -287,10 +297,13 @@ def test_a_revision_is_copied_as_git_writes_it() -> None:
     assert bound(show, "print HEAD:app/main.py from /srv/repo")["revision"] == "HEAD:app/main.py"
     assert bound(show, "show commit 9c1e07a in /srv/repo")["revision"] == "9c1e07a"
     assert bound(show, "what did the last commit in /srv/repo change?")["revision"] == "HEAD"
-    # A file inside the repository, as that revision has it; a target stays a revision.
+    # A file inside the repository, as that revision has it; a target is a revision alone.
     text = "config.py as it is in the latest commit of /srv/repo"
     assert bound(show, text)["revision"] == "HEAD:config.py"
-    assert bound({"properties": {"target": {"type": "string"}}}, text) == {"target": "HEAD"}
+    target = {"properties": {"target": {"type": "string"}}}
+    assert bound(target, "diff /srv/repo against the latest commit") == {"target": "HEAD"}
+    # A diff's target is the other side of a comparison: one commit alone is shown.
+    assert bound(target, text) == {}
     diff = {"properties": {"target": {"type": "string"}}, "required": ["target"]}
     assert bound(diff, "diff against HEAD~3") == {"target": "HEAD~3"}
     assert bound(diff, "diff the branch against the one from 2024") == {}  # no revision given

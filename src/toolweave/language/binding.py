@@ -523,6 +523,8 @@ def _extract_one(
     if kind == "expression":
         return values.expression, None
     if kind == "revision":
+        if readable_name(name) == "target" and not _COMPARED.search(clause.text):
+            return None, None  # "what did the last commit change?" compares with nothing
         return _revision(clause, of_a_file=readable_name(name) == "revision")
     if kind == "glob":
         return _glob(clause.text)
@@ -535,6 +537,10 @@ def _extract_one(
 # "HEAD:config.py"), or a commit's abbreviated hash; "the latest commit" is HEAD.
 _REVISION = re.compile(
     r"\bHEAD(?:[~^]\d*)*(?::[\w./-]*\w)?|(?<![\w./-])(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{7,40}\b"
+)
+# What a diff's target is said as: the other side of a comparison ("against HEAD~2", "since").
+_COMPARED = re.compile(
+    r"\b(?:against|since|between|compared?\s+(?:to|with)|vs|versus|relative\s+to)\b", re.I
 )
 _LATEST_COMMIT = re.compile(
     r"\b(?:(?:latest|last|most\s+recent|newest|current)\s+commit|committed\s+version)\b", re.I
@@ -817,7 +823,12 @@ def _given(clause: Clause) -> list[Span]:
     patterns = [pattern] if pattern else []
     zones = zone_ids(clause.text)  # "Asia/Tokyo" is one value, not the names Asia and Tokyo
     named = [n for n in named if not any(z.start <= n.start < z.end for z in zones)]
-    found = {x.start: x for x in [*values.counted(), *values.places, *named, *patterns, *zones]}
+    said = _REVISION.search(clause.text) or _LATEST_COMMIT.search(clause.text)
+    revisions = [Span(start=said.start(), end=said.end())] if said else []  # "the last commit"
+    found = {
+        x.start: x
+        for x in [*values.counted(), *values.places, *named, *patterns, *zones, *revisions]
+    }
     return list(found.values() or {x.start: x for x in clause.about}.values())
 
 
