@@ -159,6 +159,12 @@ def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> No
     # Nobody named, or a field every table has: no table.
     assert tables_by_field(clause_of(0, "what is a phone number?", TODAY), fields) == []
     assert tables_by_field(clause_of(0, "what's Ines Moreau's name?", TODAY), fields) == []
+    # A field of four letters only after a possessive: "her town", not "the town of Graz".
+    clause = clause_of(0, "Ines Moreau moved to Graz, update her town", TODAY)
+    assert [(t.value, clause.text[t.start : t.end]) for t in tables_by_field(clause, fields)] == [
+        ("staff", "town")
+    ]
+    assert tables_by_field(clause_of(0, "weather in the town of Graz", TODAY), fields) == []
 
 
 def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:

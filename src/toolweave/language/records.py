@@ -171,17 +171,25 @@ _PLAIN_FIELDS = {"name", "title", "value", "type", "status", "created", "updated
 
 def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list[Quoted]:
     """The tables a clause that names someone or something asks a field of, by the field's name
-    ("what's Carla Reyes's email?" and the `users` table, whose columns hold an email): where
-    the field is said, with the table as held."""
+    ("what's Carla Reyes's email?" and the `users` table, whose columns hold an email; "Emma
+    moved to Hamburg, update her city"): where the field is said, with the table as held."""
     if not names_in(clause):
         return []
     return [
-        Quoted(start=said.start(), end=said.end(), value=table)
+        Quoted(start=said.end("field") - len(field), end=said.end("field"), value=table)
         for table, names in fields.items()
         for field in names
-        if len(field) >= 5 and field.lower() not in _PLAIN_FIELDS
-        if (said := re.search(rf"(?<![\w-]){re.escape(field)}(?![\w-])", clause.text, re.I))
+        if len(field) >= 4 and field.lower() not in _PLAIN_FIELDS
+        if (said := _field_said(field, clause.text))
     ]
+
+
+def _field_said(field: str, text: str) -> re.Match[str] | None:
+    """Where the text says the field: as a word of five letters or more, or of four after a
+    possessive ("update her city"; "the city of London" is no field)."""
+    before = r"(?:\b(?:his|her|their|its)\s+|['’]s\s+)" if len(field) < 5 else ""
+    pattern = rf"{before}(?<![\w-])(?P<field>{re.escape(field)})(?![\w-])"
+    return re.search(pattern, text, re.IGNORECASE)
 
 
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:
