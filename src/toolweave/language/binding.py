@@ -634,16 +634,13 @@ def _zones_source_first(values: Values) -> list[Found]:
     if values.times and len(mentions) > 1:
         time = values.times[0]
 
-        def distance(mention: ZoneMention) -> int:
+        def order(mention: ZoneMention) -> tuple[int, int]:
             after = mention.start - time.end
-            return (
-                after
-                if 0 <= after <= _RIGHT_AFTER
-                else abs(time.start - mention.start)
-                + (_RIGHT_AFTER if mention.start < time.start else 1_000_000)
-            )
+            if 0 <= after <= _RIGHT_AFTER:
+                return 0, after
+            return (1 if mention.start < time.start else 2), abs(time.start - mention.start)
 
-        mentions.sort(key=distance)
+        mentions.sort(key=order)
     return [(mention.zone, _span(mention)) for mention in mentions]
 
 

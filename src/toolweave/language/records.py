@@ -176,7 +176,7 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
     if not names_in(clause):
         return []
     return [
-        Quoted(start=said.end("field") - len(field), end=said.end("field"), value=table)
+        Quoted(start=said.start("field"), end=said.end("field"), value=table)
         for table, names in fields.items()
         for field in names
         if len(field) >= 4 and field.lower() not in _PLAIN_FIELDS

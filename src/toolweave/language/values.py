@@ -231,12 +231,14 @@ _SAID = re.compile(
 # Words that stand for text nobody gave yet ("write something to a.txt" asks what to write) or
 # for an earlier result ("write the result into a.txt", "write its commit messages into a.txt",
 # "write down what memory knows about Falcon"): no text to pass on as it is.
+_RESULT_NOUNS = (
+    r"result|answer|output|sum|total|number|value|content|contents|text|page|file|data|time|"
+    r"phone number"
+)
 _VAGUE = re.compile(
     r"(?:something|anything|some text|stuff|it|this|that|them|these|those|a note"
-    r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
-    r"content|contents|text|page|file|data|time|phone number|message)s?\s+of\b.*"
-    r"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:result|answer|output|sum|total|number|value|"
-    r"content|contents|text|page|file|data|time|phone number)s?"
+    rf"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:{_RESULT_NOUNS}|message)s?\s+of\b.*"
+    rf"|(?:the|that|this|its)\s+(?:\w+\s+)?(?:{_RESULT_NOUNS})s?"
     r"|(?:its|their)\s+.+|(?:down\s+)?(?:what|which|who)\b.+)",
     re.IGNORECASE,
 )

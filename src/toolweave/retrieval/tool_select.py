@@ -125,21 +125,21 @@ NOUN_SHARE, NOUN_ELSEWHERE, NOUN_TOOLS = 0.6, 0.05, 3
 def server_nouns(tools: Sequence[ToolSpec]) -> dict[str, set[str]]:
     """The words of each server of three tools or more that at least 60% of its tools'
     descriptions say and at most 5% of the other servers' tools do."""
-    words: dict[str, list[set[str]]] = {}
+    words: dict[str, Counter[str]] = {}  # per server: how many of its tools say each word
+    sizes: Counter[str] = Counter(tool.server for tool in tools)
     for tool in tools:
         said = set(re.findall(r"[a-z]{4,}", tool.description.lower()))
-        words.setdefault(tool.server, []).append(said)
+        words.setdefault(tool.server, Counter()).update(said)
+    everywhere = sum(words.values(), Counter())
     nouns = {}
-    for server, own in words.items():
-        if len(own) < NOUN_TOOLS:
+    for server, counts in words.items():
+        own, others = sizes[server], len(tools) - sizes[server]
+        if own < NOUN_TOOLS:
             continue
-        others = [w for s, ws in words.items() if s != server for w in ws]
-        counts = Counter(word for said in own for word in said)
         nouns[server] = {
             word
             for word, n in counts.items()
-            if n >= NOUN_SHARE * len(own)
-            and sum(word in said for said in others) <= NOUN_ELSEWHERE * max(len(others), 1)
+            if n >= NOUN_SHARE * own and everywhere[word] - n <= NOUN_ELSEWHERE * max(others, 1)
         }
     return nouns
 
