@@ -63,6 +63,9 @@ def test_document_hits_only_for_search_like_results() -> None:
     ]
     assert document_hits({"results": []}) == []
     assert document_hits({"timezone": "UTC"}) is None
+    # Records of what a change did, none with a passage (server-memory's add_observations).
+    done = {"results": [{"entityName": "Bob", "addedObservations": ["plays the cello"]}]}
+    assert document_hits(done) is None
 
 
 def test_split_sentences() -> None:

@@ -264,6 +264,11 @@ async def test_sql_the_model_writes_must_be_a_statement() -> None:
         WRITE_QUERY, c("set the amount of order 4 to 5.75"), ScriptedLLM(f'{{"query": "{sql}"}}')
     )
     assert filled.problem is None and filled.arguments == {"query": sql}
+    # A change of rows of another kind than asked: "change his city" made no INSERT.
+    insert = "INSERT INTO users (city) VALUES ('Vancouver')"
+    llm = ScriptedLLM(f'{{"query": "{insert}"}}')
+    filled = await fill_arguments(WRITE_QUERY, c("change his city in users to Vancouver"), llm)
+    assert filled.problem is not None and "needs the query" in filled.problem.text
 
 
 async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:

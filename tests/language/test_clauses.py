@@ -205,6 +205,28 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Get the delivery time. In addition, update the shipment. Thank you!",
             ["Get the delivery time.", "update the shipment."],
         ),
+        # The one person the clause before names is whom a change's "his" points at.
+        (
+            "I got an email from Bob Chen. Could you change his city in users to Vancouver?",
+            [
+                "I got an email from Bob Chen.",
+                "Could you change Bob Chen's city in users to Vancouver?",
+            ],
+        ),
+        # A fact, then a change that gives no value: the fact says what to change.
+        (
+            "Bob Chen moved to Vancouver, update the users table",
+            ["Bob Chen moved to Vancouver, update the users table"],
+        ),
+        # What bounds the request before it, or says why it is checked, asks for nothing.
+        (
+            "Remove the relation Bob works at Initech. Keep everything else about him.",
+            ["Remove the relation Bob works at Initech; Keep everything else about him."],
+        ),
+        (
+            "Add 1234.5 and 987.25? I want to double-check my invoice total.",
+            ["Add 1234.5 and 987.25; I want to double-check my invoice total."],
+        ),
         (
             "Convert 11:00 Kolkata time to Shanghai time, please.",
             ["Convert 11:00 Kolkata time to Shanghai time"],

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.language.cues import lines_asked, names_again, searchable
+from toolweave.language.cues import lines_asked, names_again, negation_agrees, searchable
+from toolweave.types import ToolSpec
 
 
 @pytest.mark.parametrize(
@@ -49,3 +50,21 @@ def test_a_thing_named_before_asked_for_again() -> None:
 )
 def test_the_lines_a_clause_asks_for(text: str, word: str) -> None:
     assert lines_asked(text) == word
+
+
+def test_a_state_the_clause_denies_is_the_tool_that_denies_it() -> None:
+    """mcp-server-git: "what haven't I staged" is the diff of what is not yet staged."""
+    unstaged = ToolSpec(
+        server="git",
+        name="git_diff_unstaged",
+        description="Shows changes in the working directory that are not yet staged",
+    )
+    staged = ToolSpec(
+        server="git", name="git_diff_staged", description="Shows changes that are staged"
+    )
+    for text in ("what have I changed but not staged yet?", "show me the unstaged changes"):
+        assert negation_agrees(unstaged, text) == 1 and negation_agrees(staged, text) == -1
+    # Nothing denied, or an inability, not a state: no say.
+    assert negation_agrees(staged, "show me the staged changes") == 0
+    finder = ToolSpec(server="fs", name="search_files", description="Find files by name")
+    assert negation_agrees(finder, "I can't find the notes file, search for it") == 0

@@ -136,6 +136,9 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert not asks_to_change("what is in a.txt") and not asks_to_change("echo hello")
     assert asks_to_change('In /srv/todo.md, change "leaking tap" to "kitchen tap"')
     assert not asks_to_change("in the repo, what changed?")
+    assert asks_to_change('please jot "passport, charger" down in a file at /a/p.txt')
+    # After a sentence that tells why (joined to it by clauses.py), the request asks.
+    assert asks_to_change("I want to keep it apart: Could you create a branch called b1?")
     # A fact, then what to do with it; a verb of two words.
     assert asks_to_change("Carol works at Initech now, add that to the graph")
     assert asks_to_change("Bob got over his peanut allergy, take that out of memory")

@@ -111,6 +111,13 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
             {"name": "Project Heron", "entityType": "project", "observations": ["starts in April"]}
         ]
     }
+    # Its kind after where it goes, or after a dash; what "he" does is what is known of him.
+    dave = {"name": "Dave", "entityType": "person", "observations": ["plays the cello"]}
+    for text in (
+        "add Dave to your memory as a person and note that he plays the cello?",
+        "remember Dave - person, plays the cello",
+    ):
+        assert made(ENTITIES, text) == {"entities": [dave]}
     assert made({"entityNames": STRINGS}, "forget Bob and Alice") == {
         "entityNames": ["Bob", "Alice"]
     }
@@ -146,6 +153,9 @@ def test_a_server_is_named_by_a_whole_name_it_holds() -> None:
     assert named("Change Bob Chen's email") == set()
     assert named("ask Big Bob about Bobby") == set()
     assert named("what is the id of this?") == set()
+    # A table's name after a person's is no part of the person's name.
+    ordered = clause_of(0, "what did Bob Chen order?", TODAY)
+    assert servers_named(ordered, held | {"db": ["orders"]}) == {"db"}
 
 
 def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> None:
@@ -202,6 +212,7 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     assert placed("add Dmitri to my memory, with his email from the users table") == {"memory"}
     assert placed("delete Frank from the users table") == {"sqlite"}
     assert placed("what do I have in my memory about Bob?") == {"memory"}
+    assert placed("store it in your memory under Rosa's Bakery") == {"memory"}
     assert placed("show me everything in my knowledge graph") == set()
     assert placed("my memory of the trip") == set()
     # Or by what a server holds.

@@ -215,6 +215,7 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     for text in (
         "Ana Lima moved to Graz, please update her town in the staff table",
         "set town = Graz for Ana Lima in staff",
+        "Ana Lima moved to Graz, update the staff table",  # the one column places go to
     ):
         sql = made_with(text, known)
         assert sql == "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
@@ -364,3 +365,14 @@ def test_a_column_equal_to_either_of_two_numbers_or_bounded_by_one(db: sqlite3.C
     assert towns(text) == ["Graz", "Porto"]
     assert towns("who in the staff table has a salary of 20 or less") == ["Graz", "Porto"]
     assert towns("who in the staff table has a salary of 20 or more") == ["Porto", "Graz"]
+
+
+def test_a_bound_said_of_the_rows_is_of_their_one_amount(db: sqlite3.Connection) -> None:
+    columns = {"staff": ["id", "name", "town", "salary"]}
+    known = Known(["staff"], columns, numeric={"staff": ["id", "salary"]})
+    sql = made_with("delete every staff under 15 dollars", known)
+    assert sql == "DELETE FROM staff WHERE salary < 15"
+    assert made_with("list the staff over $15", known) == "SELECT * FROM staff WHERE salary > 15"
+    assert [row[1] for row in db.execute(made_with("staff over $25", known) or "")] == ["Ana Lima"]
+    # No one column of numbers: no bound is guessed, and a delete without it is none at all.
+    assert made_with("delete every staff under 15 dollars", Known(["staff"], columns)) is None

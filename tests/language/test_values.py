@@ -52,6 +52,11 @@ def test_quoted() -> None:
         "blue hats",
         "fine",
     ]
+    # An apostrophe between letters is part of a single-quoted text.
+    assert ex.quoted("replace 'the client's logo' with 'received' in Bob's a.txt") == [
+        "the client's logo",
+        "received",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -172,6 +177,8 @@ def test_the_place_of_a_role() -> None:
             'edit /a/todo.md so that "- [ ] call" becomes "- [x] call"',
             [("- [ ] call", "- [x] call")],
         ),
+        ("fix /a/n.txt, the passport line should say June 10 not June 3", [("June 3", "June 10")]),
+        ("what should it say instead of this?", []),
     ],
 )
 def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:

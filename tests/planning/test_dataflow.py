@@ -9,9 +9,9 @@ from typing import Any
 from toolweave.language import analyse, clause_of
 from toolweave.navigation.fields import best_field, output_fields
 from toolweave.planning.dataflow import link_data_flow
-from toolweave.planning.planner import fan_out
+from toolweave.planning.planner import fan_out, plan_steps
 from toolweave.planning.validate import validate_plan
-from toolweave.types import Candidate, Plan, Step, ToolSpec
+from toolweave.types import Candidate, Plan, Step, ToolHints, ToolSpec
 
 TODAY = date(2026, 11, 22)
 
@@ -432,3 +432,54 @@ def test_a_value_the_clause_gives_one_parameter_is_not_carried_to_another() -> N
         plan(question, (question, convert)), {convert.key: convert}, analyse(question, TODAY)
     )[0]
     assert "target_timezone" not in linked.steps[0].arguments
+
+
+def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
+    """server-filesystem has no append: "add "x" as a new last line of a.txt" reads the file,
+    then edits its last line into itself and the new line; the rest of the file is untouched."""
+    read = tool("fs", "read_text_file", {"path": "string"}, {"content": STRING})
+    read.hints = ToolHints(read_only=True)
+    edit = tool("fs", "edit_file", {"path": "string", "edits": "array"})
+    edit.input_schema["properties"]["edits"]["items"] = {
+        "type": "object",
+        "properties": {"oldText": STRING, "newText": STRING},
+    }
+    edit.hints = ToolHints(read_only=False)
+    tools = {read.key: read, edit.key: edit}
+
+    def linked(question: str) -> Plan:
+        ranked = [[Candidate(tool=read, score=0.5), Candidate(tool=edit, score=0.4)]]
+        steps = plan_steps([clause_of(0, question, TODAY)], ranked, min_score=0.28, fallback=None)
+        return link_data_flow(steps, tools, analyse(question, TODAY))[0]
+
+    plan = linked('add "water the plants" as a new last line of /srv/notes.txt')
+    assert [s.tool for s in plan.steps] == ["read_text_file", "edit_file"]
+    last = "{{s1.result.content | last_line}}"
+    edits = [{"oldText": last, "newText": f"{last}\nwater the plants"}]
+    assert plan.steps[1].arguments["edits"] == edits
+    assert plan.steps[1].depends_on == ["s1"]
+    # No text to add: nothing is made up (the user is asked); reading the end adds nothing.
+    plan = linked("append a line to /srv/notes.txt")
+    assert "edits" not in plan.steps[-1].arguments
+    assert [s.tool for s in linked("what's at the end of /srv/notes.txt?").steps] == [
+        "read_text_file"
+    ]
+
+
+def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:
+    """ "get the phone number from <url> and remember it" had saved the whole page as a memo:
+    "it" is the number, which no rule cuts out of the page, so the user is asked instead."""
+    fetch = tool("web", "fetch", {"url": "string"})
+    write = tool("fs", "write_file", {"path": "string", "content": "string"})
+    tools = {fetch.key: fetch, write.key: write}
+
+    def content(first: str, second: str) -> Any:
+        question = f"{first} and {second}"
+        steps = ((first, fetch), (second, write))
+        linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
+        return linked.steps[1].arguments.get("content")
+
+    assert content("get the phone number from http://x.test/a.html", "save it to /a.txt") is None
+    assert content("look up their hours on http://x.test/a.html", "save it to /a.txt") is None
+    assert content("fetch http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"
+    assert content("get the page http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"

@@ -304,3 +304,19 @@ def test_a_change_asked_of_a_named_server_without_its_values_is_its_tools_to_ask
         Candidate(tool=other, score=0.05, holds=True),
     )
     assert planned(*both) == ""
+
+
+def test_a_person_the_clause_points_back_at_is_in_the_rows_read() -> None:
+    """ "find Carla Reyes in users and give me her email": her row answers, no search does."""
+    rows = tool("read_query", {"query": STRING}, read_only=True)
+
+    def steps(second: str) -> list[str]:
+        texts = ["find Carla Reyes in users", second]
+        clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+        candidates = [[Candidate(tool=rows, score=0.5)], [Candidate(tool=GET_SUM, score=0.1)]]
+        plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+        return [s.tool for s in plan.steps]
+
+    assert steps("give me her email") == ["read_query"]
+    assert steps("what was his comment?") == ["read_query"]
+    assert steps("who won the 1998 world cup?") == ["read_query", "search"]

@@ -5,7 +5,13 @@ from typing import Any
 import pytest
 
 from toolweave.errors import InputError, ToolweaveError
-from toolweave.planning.references import REFERENCE, UnresolvedReference, references, resolve
+from toolweave.planning.references import (
+    REFERENCE,
+    UnresolvedReference,
+    references,
+    rename_references,
+    resolve,
+)
 
 RESULTS: dict[str, Any] = {
     "s1": {"city": "Paris", "country": "France", "population": 2102650, "coords": [48.9, 2.35]},
@@ -182,3 +188,16 @@ def test_the_lines_of_a_text_that_hold_a_word() -> None:
     # No line holds it: the step fails, nothing empty is passed on.
     with pytest.raises(UnresolvedReference, match="no line of s1's result holds 'WARN'"):
         resolve({"c": "{{s1.result | lines:WARN}}"}, log)
+
+
+def test_the_last_line_that_is_not_blank() -> None:
+    notes = {"s1": "buy milk\ncall the bank\n\n", "s2": "\n  \n"}
+    edit = {"old": "{{s1.result | last_line}}", "new": "{{s1.result|last_line}}\nwater plants"}
+    assert resolve({"e": [edit]}, notes) == {
+        "e": [{"old": "call the bank", "new": "call the bank\nwater plants"}]
+    }
+    assert rename_references({"e": "{{s1.result|last_line}}"}, {"s1": "s3"}) == {
+        "e": "{{s3.result | last_line}}"
+    }
+    with pytest.raises(UnresolvedReference, match="s2's result has no line that is not blank"):
+        resolve({"c": "{{s2.result | last_line}}"}, notes)

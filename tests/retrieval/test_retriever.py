@@ -17,8 +17,8 @@ from toolweave.retrieval.retriever import (
     ToolRetriever,
     _aggregate,
 )
-from toolweave.retrieval.tool_select import fit, rank_tools
-from toolweave.types import Candidate, IndexHit, ToolSpec
+from toolweave.retrieval.tool_select import fit, lacks_name, rank_tools
+from toolweave.types import Candidate, IndexHit, ToolHints, ToolSpec
 
 from ..fakes import HashingEmbedder, ScriptedLLM
 
@@ -414,3 +414,27 @@ def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:
     no_numbers = fitted("sum the amount column of orders")
     assert no_numbers < 0.3 < fitted("add 17 and 25")
     assert fitted("add these two numbers together") > no_numbers  # it points at them: ask which
+
+
+def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
+    """server-memory's add_observations adds to "existing entities": "remember that Dana plays
+    the cello" of a graph without Dana would fail with "not found"."""
+    text, texts = {"type": "string"}, {"type": "array", "items": {"type": "string"}}
+    record = {"type": "object", "properties": {"entityName": text, "contents": texts}}
+    schema = {"type": "object", "properties": {"observations": {"type": "array", "items": record}}}
+    schema["required"] = ["observations"]
+    add = ToolSpec(
+        server="memory",
+        name="add_observations",
+        description="Add new observations to existing entities in the knowledge graph",
+        input_schema=schema,
+        hints=ToolHints(read_only=False),
+    )
+    clause = analyse("remember that Dana plays the cello", date(2026, 11, 26)).clauses[0]
+    assert lacks_name(clause, ["Bob"]) and not lacks_name(clause, ["Dana"])
+    assert not lacks_name(clause, None)  # what the server holds is not known: no telling
+    held = fit(Candidate(tool=add, score=0.3), clause, 0)
+    lacking = fit(Candidate(tool=add, score=0.3, lacks=True), clause, 0)
+    assert lacking < held - 0.15
+    add.description = "Add new observations to entities"  # any, then: it may create them
+    assert fit(Candidate(tool=add, score=0.3, lacks=True), clause, 0) == held

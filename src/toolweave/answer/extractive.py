@@ -93,16 +93,18 @@ def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
 
 
 def document_hits(structured: Any) -> list[dict[str, Any]] | None:
-    """The records of a search-like result that carry a passage; None if it is not one."""
+    """The records of a search-like result that carry a passage; None if it is not one (a list
+    of records none of which carries one: server-memory's {"results": [{"entityName": ...}]})."""
     if not isinstance(structured, dict):
         return None
     for key in RESULT_LISTS:
         if isinstance(value := structured.get(key), list):
-            return [
+            hits = [
                 v
                 for v in value
                 if isinstance(v, dict) and any(isinstance(v.get(f), str) for f in TEXT_FIELDS)
             ]
+            return hits if hits or not value else None
     return None
 
 

@@ -31,6 +31,7 @@ from toolweave.language.parameters import (
 )
 from toolweave.language.records import names_in
 from toolweave.language.spans import HIDDEN, ground, snap, written_from
+from toolweave.language.sql import ROW_CHANGES, row_change_asked
 from toolweave.language.text import readable_name
 from toolweave.language.values import blank_spans
 from toolweave.models.base import LLM
@@ -185,12 +186,21 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
         value, prop = filled.arguments.get(name), properties.get(name, {})
         modelled = origin in ("chosen", "generated")
         if modelled and takes_sql(name, prop):
-            if not (isinstance(value, str) and is_statement(value, sql_kinds(name, prop))):
+            if not _asked_sql(value, sql_kinds(name, prop), request):
                 invented.append(readable_name(name))
         elif modelled and changes and not _names_given(value, clause):
             # "add a new project to my knowledge graph": the model made an entity "project".
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
+    """Whether the model's value is an SQL statement of a kind the parameter takes, and changes
+    rows only as the request asks ("change his city" had made an INSERT)."""
+    if not (isinstance(value, str) and is_statement(value, kinds)):
+        return False
+    asked = row_change_asked(request)
+    return not asked or not is_statement(value, ROW_CHANGES) or is_statement(value, (asked,))
 
 
 def _names_given(value: Any, clause: Clause) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.cues import refers_back, states_first, without_values
+from toolweave.language.cues import appends, refers_back, states_first, without_values
 from toolweave.language.numbers import number_words
 from toolweave.language.parameters import (
     FOLDER_WORDS,
@@ -245,20 +245,42 @@ def _edits(properties: dict[str, Any], text: str) -> dict[str, Found]:
     """A list of edits ({oldText, newText} items) from the replacements the clause asks for
     ("replace A with B", "swap A for B"), each text as written."""
     pairs = replacements(text)
-    for name, prop in properties.items() if pairs else ():
+    if pairs and (fields := _edit_fields(properties)):
+        name, old, new = fields
+        edits = [{old: before.value, new: after.value} for before, after in pairs]
+        return {name: (edits, Span(start=pairs[0][0].start, end=pairs[-1][1].end))}
+    return {}
+
+
+def _edit_fields(properties: dict[str, Any]) -> tuple[str, str, str] | None:
+    """The list-of-edits parameter, with its items' old and new text fields."""
+    for name, prop in properties.items():
         fields = (prop.get("items") or {}).get("properties") or {}
         words = {f: set(readable_name(f).split()) for f in fields}
         old = next((f for f in fields if words[f] & _OLD_WORDS), None)
         new = next((f for f in fields if words[f] & _NEW_WORDS and f != old), None)
         if json_type(prop) == "array" and old and new:
-            edits = [{old: before.value, new: after.value} for before, after in pairs]
-            return {name: (edits, Span(start=pairs[0][0].start, end=pairs[-1][1].end))}
-    return {}
+            return name, old, new
+    return None
+
+
+def appended_edits(properties: dict[str, Any], clause: Clause, last: str) -> dict[str, Any]:
+    """For a clause that adds a text it gives as a line of a file ("add "water the plants" as
+    a new last line of notes.txt"), the edits parameter with its one edit: the file's last line
+    (`last`, a reference to it in what a step read) becomes itself and the text after it."""
+    values = values_of(clause)
+    texts = [q for q in values.quoted if not _is_locator(q, values)] or values.said
+    fields = _edit_fields(properties)
+    if not (appends(clause.text) and texts and fields):
+        return {}
+    name, old, new = fields
+    return {name: [{old: last, new: f"{last}\n{texts[0].value}"}]}
 
 
 def misses_the_table(tool: ToolSpec, clause: Clause) -> bool:
     """Whether the clause puts something into a table a server holds ("add Carol to the users
-    table") and the tool takes neither a table nor a statement (a memo's `insight`)."""
+    table") or, giving no place, changes a field of one ("change order 4's amount to 5.75"),
+    and the tool takes neither a table nor a statement (a memo's `insight`, a file's edits)."""
     properties = tool.input_schema.get("properties") or {}
     takes = any(
         takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()
@@ -269,7 +291,14 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> bool:
         )
         for h in clause.held
     )
-    return not takes and any(into)
+    return not takes and (any(into) or _changes_a_field(clause))
+
+
+def _changes_a_field(clause: Clause) -> bool:
+    """The clause names a table a server holds and one of its fields, and no path or URL."""
+    words = set(re.findall(r"[a-z_]+", clause.text.lower()))
+    fields = {f.lower() for h in clause.held for f in clause.fields.get(h.value, [])} - {"id"}
+    return not values_of(clause).locators and not fields.isdisjoint(words)
 
 
 def rewrites_whole(tool: ToolSpec, clause: Clause) -> bool:
@@ -280,16 +309,12 @@ def rewrites_whole(tool: ToolSpec, clause: Clause) -> bool:
     required = tool.input_schema.get("required") or []
     whole = any(name.lower() in PAYLOAD_NAMES for name in required)
     edited = bool(replacements(clause.text)) and not _edits(properties, clause.text)
-    return whole and (edited or _ADDS_TO_A_FILE.search(clause.text) is not None)
+    return whole and (
+        edited or appends(clause.text) or _KEEPS_THE_REST.search(clause.text) is not None
+    )
 
 
-# A line added to a file the request keeps: "append ...", "... as a new last line", "at the
-# bottom of my notes", "keep everything else".
-_ADDS_TO_A_FILE = re.compile(
-    r"\bappend\b|\bas\s+a\s+new\s+(?:last\s+)?(?:line|item|entry)\b"
-    r"|\bat\s+the\s+(?:end|bottom)\s+of\b|\bkeep\s+everything\s+else\b",
-    re.IGNORECASE,
-)
+_KEEPS_THE_REST = re.compile(r"\bkeep\s+everything\s+else\b", re.IGNORECASE)
 
 
 _DENIAL = re.compile(r"\b(?:no|not|without|don'?t|never)\s+(?:\w+\s+)?$", re.IGNORECASE)

@@ -81,7 +81,8 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     if not clauses and question.strip():
         clauses = [question.strip()]
     named = _places(earlier)
-    return _carry_names(_carry_folders(_carry_places(clauses, named[-1] if named else None)))
+    carried = _carry_folders(_carry_places(clauses, named[-1] if named else None))
+    return _carry_people(_carry_names(carried))
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -108,6 +109,19 @@ _TOO = re.compile(
 )
 
 
+# A sentence that only bounds the request before it ("Keep everything else about him.",
+# "Please don't touch the other lines.", "Don't commit anything yet") or says why it is checked
+# ("I want to double-check my invoice total."): no request of its own.
+_BOUNDS = re.compile(
+    r"^(?:but\s+)?(?:please\s+)?(?:(?:keep|leave)\b.*\b(?:else|rest|as\s+(?:it\s+)?is|alone|"
+    r"untouched|out\s+of)\b|(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|delete|"
+    r"remove|modify|edit|overwrite)\b)"
+    r"|^i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+(?:double-check|check|make\s+sure|"
+    r"review|verify|confirm|be\s+sure)\b",
+    re.IGNORECASE,
+)
+
+
 # A sentence that only tells why ("The Alpha deadline has moved again. Can you update
 # alpha.txt?", "Our product names got more specific. In orders, ..."): no verb that asks, no
 # question, no value of its own; the request after it is what to do.
@@ -127,7 +141,11 @@ def _with_context(pieces: list[str]) -> list[str]:
     for piece in pieces:
         if joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
-        elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
+        elif (
+            joined
+            and (_TOO.search(piece.strip()) or _BOUNDS.match(piece.strip()))
+            and not (locators_in(piece))
+        ):
             # "Which .csv files are in /srv? Look in subfolders too": how to do the same.
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
@@ -159,7 +177,8 @@ def _pieces(sentence: str) -> list[str]:
             continue
         if _SHARED_OBJECT.search(before) and _asks(sentence):
             continue  # "where may I read and write files?": two verbs of one question
-        if match.group().strip() == "," and states_first(f"{before}, {after}") and _states(before):
+        told = states_first(f"{before}, {after}") or (_gives(before) and _bare_change(after))
+        if match.group().strip() == "," and told and _states(before):
             continue
         pieces.append(sentence[start : match.start()])
         start = match.end()
@@ -219,6 +238,17 @@ def _copied(piece: str) -> list[str]:
     if match and locators_in(match["where"]) and not given:
         return [match["what"], f"save it to {match['where']}"]
     return [piece]
+
+
+def _bare_change(text: str) -> bool:
+    """A change that gives no value of its own ("Bob Chen moved to Vancouver, update the users
+    table"): the fact before it says what to change."""
+    return asks_to_change(text) and not _gives(text)
+
+
+def _gives(text: str) -> bool:
+    """The text gives a value: a path or URL, a number, a quote or a name."""
+    return bool(locators_in(text) or numbers(text) or re.search(r"[\"“'‘]|\s[A-Z]", text))
 
 
 def _valued(text: str) -> bool:
@@ -299,6 +329,28 @@ def _carry_names(clauses: list[str]) -> list[str]:
         named = _NAMED.search(carried[-1]) if carried and asks_to_change(carried[-1]) else None
         if named and asks_to_change(clause):
             clause = _name_again(clause, named)
+        carried.append(clause)
+    return carried
+
+
+# A person's full name ("Bob Chen"), and the words a later change points back at one with.
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+_PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
+
+
+def _carry_people(clauses: list[str]) -> list[str]:
+    """ "Just got an email from Bob Chen saying he has relocated. Could you change his city in
+    the users table to Vancouver?": the change is of Bob Chen's city, the one person the
+    clause before names; a change naming someone itself, or after two people, keeps its words."""
+    carried: list[str] = []
+    for clause in clauses:
+        people = set(_PERSON.findall(carried[-1])) if carried else set()
+        pointing = list(_PRONOUN.finditer(clause))
+        alone = len(people) == 1 and len(pointing) == 1 and not _PERSON.search(clause[1:])
+        if alone and asks_to_change(clause):
+            said = pointing[0]
+            name = next(iter(people)) + ("'s" if said["own"] else "")
+            clause = f"{clause[: said.start()]}{name}{clause[said.end() :]}"
         carried.append(clause)
     return carried
 

@@ -86,7 +86,8 @@ _BACK_REFERENCE = re.compile(
     r"|\bwhat (?:comes out|you get)\b",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"\b(?:its|their|they)\b", re.I)  # "its title", "what they wrote"
+# "its title", "what they wrote", "and give me her email" after the row of Carla
+_POSSESSIVE = re.compile(r"\b(?:its|their|they|her|his|he|she)\b", re.I)
 _PASSES_ITS = re.compile(r"\b(?:write|save|put|store|send|append|copy|add)\s+its\b", re.I)
 
 
@@ -110,6 +111,23 @@ _LINES = re.compile(
 _WHICH_LINES = {"next", "top", "bottom", "whole", "new", "same", "other", "following", "previous"}
 _WHICH_LINES |= {"final", "empty", "blank", "log", "header", "footer", "matching", "relevant"}
 _WHICH_LINES |= {"second", "third", "fourth", "fifth", "newest", "oldest", "above", "below"}
+
+
+def asks_for_part(clause: str) -> bool:
+    """Whether the clause asks for a thing out of what it reads ("get the phone number from
+    <url>", "the deadline in alpha.txt"), not for all of it ("fetch <url>", "the contents of
+    a.txt"): "it" after it is that thing, which no rule here cuts out of the text."""
+    match = _PART.search(clause)
+    return match is not None and _WHOLE.isdisjoint(match["what"].lower().split())
+
+
+_PART = re.compile(
+    r"\b(?:the|its|their|his|her|my|our)\s+(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+    r"(?:from|on|in|at|of)\s+(?:the\s+)?(?:(?:web\s*)?page\s+|file\s+|site\s+)?\S*[/.:~]",
+    re.IGNORECASE,
+)
+_WHOLE = {"page", "webpage", "website", "site", "file", "document", "html", "contents", "content"}
+_WHOLE |= {"text", "data", "result", "output", "everything", "whole", "entire", "full"}
 
 
 def lines_asked(clause: str) -> str:
@@ -147,7 +165,7 @@ def points_at_values(clause: str) -> bool:
 
 def refers_back(clause: str, *, possessive: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
-    `possessive`, also by "its", "their" or "they"."""
+    `possessive`, also by "its", "their", "they" or a person's pronoun."""
     return _BACK_REFERENCE.search(clause) is not None or (
         possessive and _POSSESSIVE.search(clause) is not None
     )
@@ -156,8 +174,9 @@ def refers_back(clause: str, *, possessive: bool = False) -> bool:
 # What a tool that changes something does, by the verb in its name, and the words a request for
 # it uses: "how many entities are there" asks for no delete_entities.
 _ACTIONS = {
-    "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace", "copy"},
-    "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap"},
+    "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace", "copy"}
+    | {"jot"},
+    "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append"},
     "update": {"update", "change", "modify", "edit", "set"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir", "store"},
@@ -271,8 +290,22 @@ def _verbs_said(text: str) -> set[str]:
         for before, w in zip(["", *words], words, strict=False)
         if before not in _DETERMINERS and not w.endswith("ed")
     }
-    # "make it "B" instead of "A"": an edit, whatever the verb
-    return said | ({"edit"} if _edit_given(text) else set())
+    # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
+    # the verb
+    return said | ({"edit"} if _edit_given(text) or appends(text) else set())
+
+
+def appends(clause: str) -> bool:
+    """Whether the clause adds a line to a file it keeps: "append ...", "... as a new last
+    line", "at the bottom of my notes"."""
+    return _APPENDS.search(clause) is not None
+
+
+_APPENDS = re.compile(
+    r"\bappend\b|\bas\s+a\s+new\s+(?:last\s+)?(?:line|item|entry)\b"
+    r"|\bat\s+the\s+(?:end|bottom)\s+of\b",
+    re.IGNORECASE,
+)
 
 
 _ASKED_VERBS = {verb for verbs in _ACTIONS.values() for verb in verbs}
@@ -281,9 +314,16 @@ _PLACE_FIRST = re.compile(
     r"^\s*(?:in|on|inside|within|for|from)\s(?:[^,]{1,200},|[^,/~]{0,100}[/~]\S*\s)\s*",
     re.IGNORECASE,
 )
-# "Carol works at Initech now, add that to the graph": a fact, then what to do with it.
+# "I want to keep the units work apart: Could you create a branch ...": a sentence that tells
+# why, joined to the request after it (clauses.py).
+_TOLD_FIRST = re.compile(
+    r"^[^:]{3,200}:\s+(?=(?:please\s+)?(?:could|can|would|will)\s+you\b)", re.I
+)
+# "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update
+# the users table": a fact, then what to do with it.
 _FACT_FIRST = re.compile(
-    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?=(?:please\s+)?[a-z]+\s+(?:that|it|this|him|her|them)\b)",
+    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*"
+    r"(?=(?:please\s+)?[a-z]+\s+(?:that|it|this|him|her|them|the\s+\w+\s+table)\b)",
     re.I,
 )
 
@@ -316,9 +356,10 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 
-# "what isn't staged yet" says "unstaged" (git_diff_unstaged), not "staged".
+# "what isn't staged yet", "what I haven't staged" say "unstaged" (git_diff_unstaged).
 _NEGATED = re.compile(
-    r"\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never)\s+(?:yet\s+|been\s+)?(\w+ed)\b",
+    r"\b(?:not|never|\w+n['’]t|(?:is|are|was|were|have|has|had|do|did)nt)\s+(?:yet\s+|been\s+)?"
+    r"(\w+ed)\b",
     re.IGNORECASE,
 )
 
@@ -379,7 +420,7 @@ def asks_to_change(clause: str) -> bool:
     after a leading place ("In todo.md, change ...") or fact ("Bob got over his peanut allergy,
     take that out of memory"), or gives a text and what it becomes ("... make it "B" instead of
     "A"")."""
-    text = _FACT_FIRST.sub("", _PLACE_FIRST.sub("", searchable(clause)))
+    text = _FACT_FIRST.sub("", _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause))))
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
     opens = bool(words) and words[0] in _ASKED_VERBS
@@ -432,3 +473,25 @@ def points_at(clause: Clause) -> bool:
     for locator in sorted(values.locators, key=lambda x: x.start, reverse=True):
         rest = rest[: locator.start] + rest[locator.end :]
     return _POINTER.match(rest.strip(" .!\"'")) is not None
+
+
+def negation_agrees(tool: ToolSpec, clause: str) -> int:
+    """Whether the tool's description denies what the clause denies: +1 for "changes that are
+    not yet staged" and "what haven't I staged", -1 for "changes that are staged" and the same
+    clause, 0 when the clause denies nothing the description says."""
+    denied = _undone(clause)
+    if not denied:
+        return 0
+    described = _NEGATED.sub(r"un\1", tool.description.lower())
+    if denied & _undone(described):
+        return 1
+    said = {stem(w) for w in re.findall(r"[a-z]{4,}", _UNDONE.sub(" ", described))}
+    return -1 if denied & said else 0
+
+
+def _undone(text: str) -> set[str]:
+    """The stems of the states the text denies or undoes ("not staged", "unstage": stage)."""
+    return {stem(m[1]) for m in _UNDONE.finditer(_NEGATED.sub(r"un\1", text.lower()))}
+
+
+_UNDONE = re.compile(r"\bun([a-z]{4,})")

@@ -37,7 +37,12 @@ _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" 
 _KIND = r"(?P<kind>[a-z]+)"
 _KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+(?:new\s+)?{_KIND}(?:\s+(?:called|named)\s+|\s*,\s*)$")
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
-_KIND_AFTER = re.compile(rf"^\W*\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+{_KIND}\b")
+# "Dave, a person", "add Dave to your memory as a person"; "Dave - person, plays the cello"
+_KIND_AFTER = re.compile(
+    r"^\W*(?:\s+(?:to|in|into)\s+(?:(?:my|your|the|our)\s+)?[\w-]+(?:\s+graph)?)?"
+    rf"\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+{_KIND}\b"
+)
+_KIND_DASHED = re.compile(rf"^\s*[-–—]\s*{_KIND}\s*(?:[,;]|$)")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
 
 
@@ -232,6 +237,9 @@ def _spans(
 _ANY_ONE = re.compile(r"\b(?:a|an)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
+_OWNERS = "my|the|our|your"  # "in your memory": the assistant's is the user's
+
+
 def servers_placed(
     clause: Clause,
     servers: Iterable[str],
@@ -252,9 +260,12 @@ def servers_placed(
             if any(
                 re.search(rf"\b(?:{prepositions})\s+{pattern}(?![\w-])", clause.text, re.I)
                 for pattern in (
-                    *(rf"(?:my\s+|the\s+)?{re.escape(n)}" for n in (server, *held.get(server, ()))),
                     *(
-                        rf"(?:my|the|our)\s+(?:[\w-]+\s+)?{re.escape(n)}"
+                        rf"(?:(?:{_OWNERS})\s+)?{re.escape(n)}"
+                        for n in (server, *held.get(server, ()))
+                    ),
+                    *(
+                        rf"(?:{_OWNERS})\s+(?:[\w-]+\s+)?{re.escape(n)}"
                         for n in nouns.get(server, ())
                     ),
                 )
@@ -270,7 +281,8 @@ def _named(text: str, name: str) -> int | None:
     """Where the text names `name` as a whole, None if nowhere."""
     for match in re.finditer(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
         before, after = text[max(0, match.start() - 80) : match.start()], text[match.end() :]
-        longer = re.search(rf"\b({_WORD})\s$", before)  # "Big Bob"; "Open Bob" is Bob
+        # "Big Bob"; "Open Bob" is Bob; "what did Bob Chen order" names the orders
+        longer = match.group()[:1].isupper() and re.search(rf"\b({_WORD})\s$", before)
         # "Bob Chen" is no Bob; "the user Emma Schultz" is of the users table.
         more = match.group()[:1].isupper() and re.match(r"\s[A-Z][a-z]", after)
         if (not longer or longer[1].lower() in _NOT_NAMES) and not more:
@@ -400,7 +412,8 @@ def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
 # company") is no observation, nor where the change goes ("to memory").
 _PIECES = re.compile(r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b)\s*")
 _SUBJECT = re.compile(
-    r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*",
+    r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*"
+    r"|^(?:he|she|they)\s+(?=[a-z])",  # "note that he plays the cello": "plays the cello"
     re.IGNORECASE,
 )
 
@@ -420,7 +433,7 @@ def _described(after: str) -> list[str]:
     """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
     after = re.sub(r"^['’]s\b", "", after)  # "Bob's birthday is 2 May": of Bob, "birthday ..."
-    for piece in _PIECES.split(after.strip(" \"'“”‘’.!")):
+    for piece in _PIECES.split(after.strip(" \"'“”‘’.!?")):
         if kind_only := _KIND_ONLY.match(piece.strip()):  # "she is a translator": what she is
             said.append(f"{kind_only[1]} {kind_only[2]}")
             continue
@@ -434,7 +447,7 @@ def _described(after: str) -> list[str]:
 def _kind_of(text: str, name: Quoted) -> str | None:
     said = text[: name.start].rstrip("\"'“‘ ") + " "
     before = _KIND_BEFORE.search(said) or _KIND_NEW.search(said)
-    after = _KIND_AFTER.search(text[name.end :])
+    after = _KIND_AFTER.search(text[name.end :]) or _KIND_DASHED.search(text[name.end :])
     match = before or after
     return match["kind"] if match else None
 

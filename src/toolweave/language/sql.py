@@ -135,8 +135,19 @@ def statement(
     elif wanted == "update":
         made = _update(text, tables[:1], known)
     else:
-        made = _delete(text, tables[:1])
+        made = _delete(text, tables[:1], known)
     return (made, Span(start=0, end=len(text))) if made else None
+
+
+# The statements that change rows: one asked for is never made as another ("change his city"
+# is no INSERT).
+ROW_CHANGES = ("insert", "update", "delete")
+
+
+def row_change_asked(text: str) -> str | None:
+    """The change of rows the clause asks for ("update", "insert", "delete"), if any."""
+    kind = _kind(text)
+    return kind if kind in ROW_CHANGES else None
 
 
 def _kind(text: str) -> str:
@@ -206,8 +217,15 @@ _EITHER = re.compile(
 )
 
 
-def _where(text: str) -> str | None:
-    """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read."""
+# "every order under 10 dollars": a bound said of the rows themselves, of their one amount.
+_BOUND = re.compile(
+    rf"\b(?P<op>{'|'.join(_OPERATORS.values())})\s+[$€£]?(?P<v>\d+(?:\.\d+)?)\b", re.IGNORECASE
+)
+
+
+def _where(text: str, amount: str | None = None) -> str | None:
+    """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read; a
+    bound no column is named for is of the table's one `amount` column, if it has one."""
     if (either := _EITHER.search(text)) and _plain(either["c"]):
         if either["b"]:
             return f" WHERE {either['c']} IN ({either['a']}, {either['b']})"
@@ -217,6 +235,10 @@ def _where(text: str) -> str | None:
         said = compared["op"].lower()
         op = next(o for o, words in _OPERATORS.items() if re.fullmatch(words, said))
         return f" WHERE {compared['c']} {op} {compared['v']}"
+    if amount and (bound := _BOUND.search(text)):
+        said = bound["op"].lower()
+        op = next(o for o, words in _OPERATORS.items() if re.fullmatch(words, said))
+        return f" WHERE {amount} {op} {bound['v']}"
     match = _CONDITION.search(text)
     if not match:
         return ""
@@ -228,7 +250,8 @@ def _where(text: str) -> str | None:
 def _select(text: str, held: list[str], known: Known) -> str | None:
     if joined := _join(text, known):
         return joined
-    table, where = _table(text, held), _where(text)
+    table = _table(text, held)
+    where = _where(text, _one_amount(table, known) if table else None)
     if not table or where is None:
         return None
     columns = known.columns.get(table, ())
@@ -459,14 +482,15 @@ _RENAMED = re.compile(
 def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     """An update of a row found by what the clause names it ("set city = Hamburg for Emma
     Schultz in users", "Emma Schultz moved to Hamburg, update her city in the users table"): the
-    one column it names, set to the value written after "=" or a "to" that fits the column's
-    kind, in the row of the other value, by its name (or its e-mail address). None unless each
-    is one: a guessed row is a wrong change, and a name and a place are easily confused."""
+    one column it names (or the one its new value's kind goes to), set to the value written
+    after "=" or a "to" that fits the column's kind, in the row of the other value, by its name
+    (or its e-mail address). None unless each is one: a guessed row is a wrong change, and a
+    name and a place are easily confused."""
     columns = known.columns.get(table, ())
-    column = _one_said(text, columns)
+    given = {value: kind for kind, value in known.values}
+    column = _one_said(text, columns) or _one_taking(text, columns, given)
     if not column or len(known.values) != 2:
         return None
-    given = {value: kind for kind, value in known.values}
     written = re.search(rf"\b{re.escape(column)}\s*=\s*(?P<v>{_STRICT_VALUE})", text)
     after_to = [v for v, k in given.items() if _takes(column, k) and _after_to(v, text)]
     new = written["v"] if written and written["v"] in given else next(iter(after_to), None)
@@ -482,12 +506,21 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     return f"UPDATE {table} SET {column} = {_literal(new)} WHERE {where[0]} = {_literal(row)}"
 
 
+def _one_taking(text: str, columns: Sequence[str], given: Mapping[str, str]) -> str | None:
+    """The one column that takes the kind of the one value written after "to", when the clause
+    names none ("Bob Chen moved to Vancouver, update the users table": city)."""
+    after_to = [kind for value, kind in given.items() if _after_to(value, text)]
+    taking = [c for c in columns if len(after_to) == 1 and _takes(c, after_to[0])]
+    return taking[0] if len(taking) == 1 else None
+
+
 def _after_to(value: str, text: str) -> bool:
     return re.search(rf"\bto\s+{re.escape(value)}\b", text) is not None
 
 
-def _delete(text: str, held: list[str]) -> str | None:
-    table, where = _table(text, held), _where(text)
+def _delete(text: str, held: list[str], known: Known) -> str | None:
+    table = _table(text, held)
+    where = _where(text, _one_amount(table, known) if table else None)
     one = re.escape(table.removesuffix("s")) if table else "id"  # "order 8" in `orders`
     row = re.search(rf"\b(?:id|number|#|{one})\s*(?P<id>\d+)\b", text, re.I)
     if not where and row:

@@ -58,7 +58,9 @@ def read_values(text: str, today: date) -> Values:
 _COMPOSED = re.compile(r"\s+(?:plus|followed\s+by|then)\s+(?:the|that|its|his|her|their)\b", re.I)
 
 
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)")
+# In single quotes, an apostrophe between letters is the text's: 'waiting for the client's logo'.
+_IN_SINGLE = r"(?:[^']|(?<=\w)'(?=\w))+"
+_QUOTED = re.compile(rf"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'({_IN_SINGLE})'(?!\w)")
 
 
 def quoted(text: str) -> list[str]:
@@ -248,7 +250,7 @@ _VAGUE = re.compile(
 # (", in a.txt") or the clause's end; "update the status from "A" to "B"", ""A" becomes "B"" and
 # "make it "B" instead of "A"", both quoted.
 _QUOTE = r"\"[^\"]+\"|“[^”]+”"
-_SINGLE = r"(?<!\w)'[^']+'(?!\w)|‘[^’]+’"
+_SINGLE = rf"(?<!\w)'{_IN_SINGLE}'(?!\w)|‘[^’]+’"
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
@@ -256,7 +258,10 @@ _REPLACEMENT = re.compile(
     rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
     rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})"
     # "so that 'call the bank' reads 'call the bank today'", in single quotes too.
-    rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})",
+    rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})"
+    # "the passport line should say June 10 not June 3"
+    r"|\bshould\s+(?:say|read)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
+    r"(?P<wrong>\S.*?)(?=\s*[.?!;]?\s*$)",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
@@ -266,6 +271,7 @@ _PAIRS = (
     ("before", "after"),
     ("replaced", "instead"),
     ("reading", "read"),
+    ("wrong", "right"),
 )
 
 

@@ -25,8 +25,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.binding import Filled, extract_arguments, place_for_role, values_of
-from toolweave.language.cues import lines_asked, passes_its, refers_back
+from toolweave.language.binding import (
+    Filled,
+    appended_edits,
+    extract_arguments,
+    place_for_role,
+    values_of,
+)
+from toolweave.language.cues import asks_for_part, lines_asked, passes_its, refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
@@ -185,6 +191,7 @@ class _Linker:
             return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
         records = json_type(prop) == "array" and json_type(prop.get("items") or {}) == "object"
         if changes_things(tool) and records:
+            self._append(step, tool, name)  # "add "x" as a new last line of a.txt"
             return  # nor the records it keeps ("observations": [{entityName, contents}])
         earlier = [  # the nearest first
             s
@@ -207,6 +214,10 @@ class _Linker:
         pointable = (alone or content) and not options(prop)
         # "write its commit messages into a.txt", not "write a summary of its contents".
         passes = content and passes_its(step.clause.text)
+        # "get the phone number from <url> and remember it": "it" is the number, not the page.
+        read = earlier[0].clause.text if earlier else ""
+        if changes_things(tool) and asks_for_part(read) and not lines_asked(read):
+            return
         if earlier and pointable and (refers_back(step.clause.text) or passes):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
             pointed = self._compatible(earlier[0], kind, links)
@@ -221,6 +232,24 @@ class _Linker:
             self.steps.append(producer)
             self.added.append((producer, step, name))
             self._refer(step, name, producer, match, links)
+
+    def _append(self, step: Step, tool: ToolSpec, name: str) -> None:
+        """The edit that adds the text the clause gives after the last line of the file the
+        step before read for it (`planner._needed_first`): only that line is taken from it."""
+        read = next((s for s in reversed(self.steps) if s.clause.index == step.clause.index), None)
+        reader = self.tool_of(read) if read else None
+        if read is None or reader is None or reader.server != tool.server:
+            return
+        text = self._compatible(read, "string", _Links())
+        if changes_things(reader) or text is None:
+            return
+        path = f".{text.path}" if text.path else ""
+        last = "{{" + f"{read.id}.result{path} | last_line" + "}}"
+        edits = appended_edits(_properties(tool), step.clause, last)
+        if name in edits:
+            step.arguments[name] = edits[name]
+            step.argument_origins[name] = "reference"
+            step.depends_on.append(read.id)
 
     def _match(self, producer: Step, consumer: Step, name: str) -> Match | None:
         """The producer's field for the consumer's parameter: the one the graph learned works,

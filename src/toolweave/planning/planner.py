@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolweave.language.binding import (
+    appended_edits,
     feasibility,
     files_left,
     gives_all,
@@ -158,20 +159,25 @@ def _again(clause: Clause, before: Clause) -> bool:
 
 
 def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Candidate | None:
-    """A change the clause's change needs first: "commit app.py" stages app.py (`git_add`),
-    since `git_commit` takes no file. Another tool of the same server that changes things,
-    takes the files the chosen one has no parameter for, and is given all it needs."""
-    files = files_left(tool, clause) if changes_things(tool) else []
-    if not files:
+    """A step the clause's change needs first: "commit app.py" stages app.py (`git_add`),
+    since `git_commit` takes no file: another tool of the same server that changes things,
+    takes the files the chosen one has no parameter for, and is given all it needs. "add "x"
+    as a new last line of a.txt" reads a.txt, whose last line the edit is made after: the
+    best-ranked tool of the same server that changes nothing and is given all it needs."""
+    if not changes_things(tool):
         return None
+    files = files_left(tool, clause)
+    appends = bool(appended_edits(tool.input_schema.get("properties") or {}, clause, ""))
     return next(
         (
             c
             for c in ranked
             if c.tool.server == tool.server
             and c.tool.key != tool.key
-            and changes_things(c.tool)
-            and gives_all(c.tool, clause, files)
+            and (
+                (files and changes_things(c.tool) and gives_all(c.tool, clause, files))
+                or (appends and not changes_things(c.tool) and gives_all(c.tool, clause, []))
+            )
         ),
         None,
     )
@@ -188,8 +194,9 @@ def _about_the_result(
     it" calls `decode`), or it names fields of what the tool before returns ("give me the
     conditions and the humidity"). After a search, "its population" is a question of its own."""
     after_tool = fallback is None or before.key != fallback.key
-    if not fitting:  # "... and give me their names" after a tool's rows
-        return refers_back(clause.text, possessive=after_tool) or _names_its_fields(clause, before)
+    if not fitting:  # "... and give me their names" after a tool's rows; a change is asked
+        pointing = refers_back(clause.text, possessive=after_tool)
+        return not asks_to_change(clause.text) and (pointing or _names_its_fields(clause, before))
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named
     if not after_tool or own:

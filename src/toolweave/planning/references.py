@@ -3,10 +3,11 @@
 An argument value may be, or contain, `{{s1.result}}` or `{{s1.result.items.0.name}}`: the
 result of step s1, or a part of it reached by keys and list indexes (keys cannot contain dots or
 spaces), and `{{s1.result | lines:ERROR}}`: the lines of that text that hold the word (any
-case), as the request asked for them ("save the ERROR line of server.log to errors.txt"). A
-value that is exactly one reference takes the referenced value with its type; a reference inside
-a longer string is formatted into it (text as is, anything else as compact JSON, so numbers read
-as numbers).
+case), as the request asked for them ("save the ERROR line of server.log to errors.txt"), and
+`{{s1.result | last_line}}`: its last line that is not blank (what a line appended to a file
+is put after). A value that is exactly one reference takes the referenced value with its type;
+a reference inside a longer string is formatted into it (text as is, anything else as compact
+JSON, so numbers read as numbers).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from toolweave.types import Plan
 
 REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
-    r"(?P<filter>\s*\|\s*lines:(?P<word>[^{}|]+?))?\s*\}\}"
+    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<last>last_line)))?\s*\}\}"
 )
 
 # How many keys or step ids an error message lists before it stops.
@@ -108,7 +109,7 @@ def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict
 
     def rename(match: re.Match[str]) -> str:
         step = ids.get(match["step"], match["step"])
-        return "{{" + f"{step}.result{match['path']}{match['filter'] or ''}" + "}}"
+        return "{{" + f"{step}.result{match['path']}{_filter(match)}" + "}}"
 
     renamed: dict[str, Any] = map_strings(arguments, lambda text: REFERENCE.sub(rename, text))
     return renamed
@@ -117,8 +118,7 @@ def rename_references(arguments: dict[str, Any], ids: Mapping[str, str]) -> dict
 def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
     step = match["step"]
     path = match["path"].split(".")[1:]
-    only = f" | lines:{match['word']}" if match["word"] is not None else ""
-    reference = "{{" + f"{step}.result{match['path']}{only}" + "}}"
+    reference = "{{" + f"{step}.result{match['path']}{_filter(match)}" + "}}"
 
     def fail(why: str) -> UnresolvedReference:
         return UnresolvedReference(f"{reference}: {why}", reference=reference, step=step)
@@ -134,12 +134,24 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
             raise fail(problem)
         value = value[int(segment)] if isinstance(value, list | tuple) else value[segment]
         where += f".{segment}"
+    if match["last"] is not None:
+        filled = [line for line in _format(value).splitlines() if line.strip()]
+        if not filled:
+            raise fail(f"{where} has no line that is not blank")
+        return filled[-1]
     if match["word"] is None:
         return value
     lines = [line for line in _format(value).splitlines() if _holds(line, match["word"])]
     if not lines:  # nothing to pass on is a failed step, not an empty file written
         raise fail(f"no line of {where} holds {match['word']!r}")
     return "\n".join(lines)
+
+
+def _filter(match: re.Match[str]) -> str:
+    """The reference's filter as written canonically (" | lines:ERROR"), or ""."""
+    if match["last"] is not None:
+        return " | last_line"
+    return f" | lines:{match['word']}" if match["word"] is not None else ""
 
 
 def _holds(line: str, word: str) -> bool:

@@ -31,11 +31,12 @@ from toolweave.language.cues import (
     asks_to_change,
     metadata_asked,
     names_what_it_does,
+    negation_agrees,
     points_at_values,
     refers_back,
 )
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
-from toolweave.language.records import servers_about, servers_named, servers_placed
+from toolweave.language.records import names_in, servers_about, servers_named, servers_placed
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
@@ -110,6 +111,7 @@ async def rank_tools(
                     matched=hit.segment if (hit := ranking.evidence.get(key)) else "",
                     holds=by_key[key].server in named,
                     outside=_outside(clause, (roots or {}).get(by_key[key].server)),
+                    lacks=lacks_name(clause, (held or {}).get(by_key[key].server)),
                 )
                 for key in chosen
             ]
@@ -186,6 +188,13 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
+def lacks_name(clause: str | Clause, held: list[str] | None) -> bool:
+    """Whether the server's names are known and the first name the clause gives is not one of
+    them ("remember Dave - person, plays the cello" and a graph without Dave)."""
+    names = names_in(clause) if isinstance(clause, Clause) and held is not None else []
+    return bool(names) and names[0].value not in (held or [])
+
+
 def _outside(clause: str | Clause, roots: list[str] | None) -> bool:
     """Whether the clause gives absolute paths and none is in one of these folders (a relative
     one may be anywhere)."""
@@ -196,6 +205,9 @@ def _outside(clause: str | Clause, roots: list[str] | None) -> bool:
         return False
     inside = [p for p in paths for r in roots if p == r or p.startswith(r.rstrip("/") + "/")]
     return bool(paths) and not inside
+
+
+_EXISTING = re.compile(r"\bexisting\b", re.IGNORECASE)
 
 
 def _computes(tool: ToolSpec) -> bool:
@@ -241,14 +253,21 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # "make it "B" instead of "A"" is no write of "B" as the whole file, "add Carol to the users
     # table" no memo.
     unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
-    if unfit or (changes and (rewrites_whole(tool, clause) or misses_the_table(tool, clause))):
+    # A change of "existing entities" (server-memory's add_observations) is no change of one
+    # the server does not hold: it would fail with "not found".
+    absent = changes and candidate.lacks and _EXISTING.search(tool.description) is not None
+    if (
+        unfit
+        or absent
+        or (changes and (rewrites_whole(tool, clause) or misses_the_table(tool, clause)))
+    ):
         evidence -= VALUE_WEIGHT
     elif not tool.input_schema.get("properties") and gives_values(clause):
         # "list the users in the users table whose city is Lyon" is no `list_tables()`
         evidence -= VALUE_WEIGHT
     if not changes or change_asked:  # "the latest commit" asks for no commit
         verbs, others = names_what_it_does(tool, clause)
-        evidence += NAME_WEIGHT * verbs
+        evidence += NAME_WEIGHT * (verbs + negation_agrees(tool, clause.text))
         # The nouns count as far as the clause gives the tool's values: "percentage" alone asks
         # for no calculator.
         nouns = NAME_WEIGHT * others * feasible
