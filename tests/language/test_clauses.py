@@ -200,18 +200,33 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Who is the head of Acme and the mayor of Lyon?",
             ["Who is the head of Acme and the mayor of Lyon?"],
         ),
+        # Where to look, then what to look for: one request.
+        (
+            "Could you check your memory and tell me what we know about Project Falcon?",
+            ["Could you check your memory and tell me what we know about Project Falcon?"],
+        ),
+        # An interjection is no request either.
+        ("Oh, and please add 2 and 3.", ["add 2 and 3."]),
         # Connectives and thanks are no requests.
         (
             "Get the delivery time. In addition, update the shipment. Thank you!",
             ["Get the delivery time.", "update the shipment."],
         ),
-        # The one person the clause before names is whom a change's "his" points at.
+        # The one person (or file) a stating sentence names is whom a change's "his" (or "it")
+        # points at, and the sentence is no request of its own; after a request, "it" is what
+        # the request gives.
         (
             "I got an email from Bob Chen. Could you change his city in users to Vancouver?",
-            [
-                "I got an email from Bob Chen.",
-                "Could you change Bob Chen's city in users to Vancouver?",
-            ],
+            ["Could you change Bob Chen's city in users to Vancouver?"],
+        ),
+        (
+            "I'm happy with app.py. Could you add it to the staging area in /srv/repo?",
+            ["Could you add app.py to the staging area in /srv/repo?"],
+        ),
+        ("read /a/notes.txt and save it to /a/b.txt", ["read /a/notes.txt", "save it to /a/b.txt"]),
+        (
+            "The TODO.md file in /srv/repo isn't tracked yet. Could you add it?",
+            ["in /srv/repo, Could you add TODO.md?"],
         ),
         # A fact, then a change that gives no value: the fact says what to change.
         (
@@ -221,11 +236,11 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         # What bounds the request before it, or says why it is checked, asks for nothing.
         (
             "Remove the relation Bob works at Initech. Keep everything else about him.",
-            ["Remove the relation Bob works at Initech; Keep everything else about him."],
+            ["Remove the relation Bob works at Initech."],
         ),
         (
             "Add 1234.5 and 987.25? I want to double-check my invoice total.",
-            ["Add 1234.5 and 987.25; I want to double-check my invoice total."],
+            ["Add 1234.5 and 987.25?"],
         ),
         (
             "Convert 11:00 Kolkata time to Shanghai time, please.",

@@ -62,6 +62,12 @@ def test_numbers_inside_a_url_or_path_are_not_values() -> None:
         ("append buy eggs to /srv/todo.md", ["buy eggs"]),
         ("create /x/a.txt containing Hello, World!", ["Hello, World!"]),
         ('write "hi" to a.txt', []),  # quoted: a quoted value already
+        # A list asked for one item per line is those lines.
+        ("make a file /a/s.txt with eggs, flour and butter, one per line", ["eggs\nflour\nbutter"]),
+        (
+            "I need three lines in it: eggs, sugar and dark chocolate.",
+            ["eggs\nsugar\ndark chocolate"],
+        ),
     ],
 )
 def test_unquoted_text_to_pass_on(text: str, said: list[str]) -> None:
@@ -139,6 +145,7 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change('please jot "passport, charger" down in a file at /a/p.txt')
     # After a sentence that tells why (joined to it by clauses.py), the request asks.
     assert asks_to_change("I want to keep it apart: Could you create a branch called b1?")
+    assert asks_to_change("Ana let us know she moved, so could you please update her city?")
     # A fact, then what to do with it; a verb of two words.
     assert asks_to_change("Carol works at Initech now, add that to the graph")
     assert asks_to_change("Bob got over his peanut allergy, take that out of memory")

@@ -376,3 +376,14 @@ def test_a_bound_said_of_the_rows_is_of_their_one_amount(db: sqlite3.Connection)
     assert [row[1] for row in db.execute(made_with("staff over $25", known) or "")] == ["Ana Lima"]
     # No one column of numbers: no bound is guessed, and a delete without it is none at all.
     assert made_with("delete every staff under 15 dollars", Known(["staff"], columns)) is None
+
+
+def test_a_row_said_by_a_value_of_its_own_is_found_by_no_referenced_name() -> None:
+    """ "the Keyboard order" had read the orders of a user named Keyboard."""
+    columns = {"orders": ["id", "user_id", "item"], "users": ["id", "name"]}
+    known = Known(["orders"], columns, [("name", "Keyboard")])
+    sql = made_with("show me the Keyboard order in the database", known) or ""
+    assert "Keyboard" not in sql
+    named = Known(["orders"], columns, [("name", "Ana Lima")])
+    sql = made_with("show me the orders of Ana Lima", named) or ""
+    assert "WHERE users.name = 'Ana Lima'" in sql

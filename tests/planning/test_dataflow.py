@@ -483,3 +483,4 @@ def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:
     assert content("look up their hours on http://x.test/a.html", "save it to /a.txt") is None
     assert content("fetch http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"
     assert content("get the page http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"
+    assert content("download http://x.test/a.html", "save a copy as /a.txt") == "{{s1.result}}"

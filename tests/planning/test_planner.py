@@ -72,6 +72,8 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     assert bound(text, (DIFF_STAGED, 0.35), (log, 0.32)) == "git_log"
     text = "anything uncommitted in /tmp/repo?"
     assert bound(text, (DIFF_STAGED, 0.346), (GIT, 0.300)) == "git_status"
+    text = "What have I changed in /tmp/repo that I haven't staged yet?"
+    assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
     text = "save the result in /tmp/files/sum.txt"
     assert bound(text, (READ_FILE, 0.420), (WRITE_FILE, 0.272)) == "write_file"
     # The words of a path are no words of the request: "files" asks for no search_files.
@@ -320,3 +322,18 @@ def test_a_person_the_clause_points_back_at_is_in_the_rows_read() -> None:
     assert steps("give me her email") == ["read_query"]
     assert steps("what was his comment?") == ["read_query"]
     assert steps("who won the 1998 world cup?") == ["read_query", "search"]
+
+
+def test_a_folder_the_request_says_is_new_is_made_first() -> None:
+    """ "Create /srv/drafts/intro.md ... (the drafts folder doesn't exist yet)": server-filesystem
+    writes no file into a missing folder, so `create_directory` makes /srv/drafts first."""
+    make = tool("create_directory", {"path": STRING}, read_only=False)
+
+    def planned(text: str) -> list[tuple[str, dict]]:
+        ranked = [Candidate(tool=WRITE_FILE, score=0.5), Candidate(tool=make, score=0.3)]
+        plan = plan_steps([clause_of(0, text, TODAY)], [ranked], min_score=0.28, fallback=SEARCH)
+        return [(s.tool, s.arguments) for s in plan.steps]
+
+    text = 'Create /srv/drafts/intro.md with the text "# Hi" (the drafts folder doesn\'t exist yet)'
+    assert planned(text) == [("create_directory", {"path": "/srv/drafts"}), ("write_file", {})]
+    assert planned('Create /srv/drafts/intro.md with the text "# Hi"') == [("write_file", {})]

@@ -36,7 +36,7 @@ _CONNECTIVE = re.compile(
     r"additionally|in addition|moreover|furthermore|besides|please|(?:please\s+)?go ahead|"
     r"(?:would|could|can|will) you|"
     r"thanks?(?: you)?(?: (?:so|very) much| in advance| a lot)?|hi|hello|hey(?: there)?|"
-    r"good (?:morning|afternoon|evening))$",
+    r"good (?:morning|afternoon|evening)|oh|ok|okay|well|so)$",
     re.IGNORECASE,
 )
 # "Once the message is created, send ...": the condition belongs to the request after it, as
@@ -111,7 +111,7 @@ _TOO = re.compile(
 
 # A sentence that only bounds the request before it ("Keep everything else about him.",
 # "Please don't touch the other lines.", "Don't commit anything yet") or says why it is checked
-# ("I want to double-check my invoice total."): no request of its own.
+# ("I want to double-check my invoice total."): no request of its own, and no part of one.
 _BOUNDS = re.compile(
     r"^(?:but\s+)?(?:please\s+)?(?:(?:keep|leave)\b.*\b(?:else|rest|as\s+(?:it\s+)?is|alone|"
     r"untouched|out\s+of)\b|(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|delete|"
@@ -136,16 +136,15 @@ def _context(sentence: str, after: str) -> bool:
 
 def _with_context(pieces: list[str]) -> list[str]:
     """Each stating sentence joined to the sentence after it; a sentence that goes on
-    describing a change, or only a note in brackets, to the sentence before."""
+    describing a change, or only a note in brackets, to the sentence before; one that only
+    bounds the request before it left out."""
     joined: list[str] = []
     for piece in pieces:
         if joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
-        elif (
-            joined
-            and (_TOO.search(piece.strip()) or _BOUNDS.match(piece.strip()))
-            and not (locators_in(piece))
-        ):
+        elif joined and _BOUNDS.match(piece.strip()):
+            continue  # its values ("leave app.py out of it") are none of the request's
+        elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
             # "Which .csv files are in /srv? Look in subfolders too": how to do the same.
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
@@ -168,6 +167,13 @@ def _states(piece: str) -> bool:
     return "?" not in piece and (not opens or _IS.search(piece) is not None)
 
 
+_LOOKS_IN = re.compile(
+    r"\b(?:check|look\s+(?:in|at|into|through)|search|go\s+through|consult)\s+"
+    r"(?:(?:in|through)\s+)?(?:my|your|the|our)\s+[\w-]+(?:\s+graph)?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _pieces(sentence: str) -> list[str]:
     """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
     pieces, start = [], 0
@@ -177,6 +183,8 @@ def _pieces(sentence: str) -> list[str]:
             continue
         if _SHARED_OBJECT.search(before) and _asks(sentence):
             continue  # "where may I read and write files?": two verbs of one question
+        if _LOOKS_IN.search(before):
+            continue  # "check your memory and tell me about Falcon": where to look, then what
         told = states_first(f"{before}, {after}") or (_gives(before) and _bare_change(after))
         if match.group().strip() == "," and told and _states(before):
             continue
@@ -341,18 +349,56 @@ _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
 def _carry_people(clauses: list[str]) -> list[str]:
     """ "Just got an email from Bob Chen saying he has relocated. Could you change his city in
     the users table to Vancouver?": the change is of Bob Chen's city, the one person the
-    clause before names; a change naming someone itself, or after two people, keeps its words."""
+    clause before names. "I'm happy with app.py. Could you stage it in /srv/repo?" stages
+    app.py, the one file a stating sentence names; "I made some edits in /srv/repo. Show me
+    what I haven't staged" shows them in /srv/repo, the one folder it names. A request naming
+    someone (or a file, a folder) itself, or after two, keeps its words; a stating sentence
+    all of whose values went into the request after it is no request of its own."""
     carried: list[str] = []
     for clause in clauses:
-        people = set(_PERSON.findall(carried[-1])) if carried else set()
-        pointing = list(_PRONOUN.finditer(clause))
-        alone = len(people) == 1 and len(pointing) == 1 and not _PERSON.search(clause[1:])
-        if alone and asks_to_change(clause):
-            said = pointing[0]
-            name = next(iter(people)) + ("'s" if said["own"] else "")
-            clause = f"{clause[: said.start()]}{name}{clause[said.end() :]}"
-        carried.append(clause)
+        before = carried[-1] if carried else ""
+        said = _person_again(clause, before) if asks_to_change(clause) else clause
+        # After a request, "it" is what the request gives ("read a.txt and save it to b.txt").
+        told = (
+            before.rstrip().endswith((".", "!"))
+            and _states(before)
+            and not (_VERB.match(before) or asks_to_change(before))
+        )
+        said = _told_place(said, before) if told else said
+        given = {x.value for x in locators_in(said)}
+        if said != clause and told and {x.value for x in locators_in(before)} <= given:
+            carried.pop()
+        carried.append(said)
     return carried
+
+
+def _person_again(clause: str, before: str) -> str:
+    """The clause with its one "his" (or "he", "her", ...) as the one person `before` names."""
+    people = set(_PERSON.findall(before))
+    pointing = list(_PRONOUN.finditer(clause))
+    if len(people) == 1 == len(pointing) and not _PERSON.search(clause[1:]):
+        said = pointing[0]
+        name = next(iter(people)) + ("'s" if said["own"] else "")
+        clause = f"{clause[: said.start()]}{name}{clause[said.end() :]}"
+    return clause
+
+
+def _told_place(clause: str, told: str) -> str:
+    """The clause with its one "it" as the one file `told` names, and in the one folder it
+    names when the clause names none."""
+    files, it = _files(told), list(re.finditer(r"\bit\b", clause))
+    if len(files) == 1 == len(it) and not _files(clause):
+        clause = f"{clause[: it[0].start()]}{next(iter(files))}{clause[it[0].end() :]}"
+    folders = {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
+    placed = any(x.kind == "path" and x.value[:1] in "/~" for x in locators_in(clause))
+    if len(folders) == 1 and not placed:
+        clause = f"in {next(iter(folders))}, {clause}"
+    return clause
+
+
+def _files(text: str) -> set[str]:
+    """The files the text names: paths whose name ends with an extension."""
+    return {x.value for x in locators_in(text) if re.search(r"[^/]\.\w{1,5}$", x.value)}
 
 
 def _name_again(clause: str, named: re.Match[str]) -> str:

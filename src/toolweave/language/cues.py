@@ -82,7 +82,7 @@ def is_multi_hop(question: str) -> bool:
 # "get a joke and send it", "write the answer to a.txt", "add 445 to that": words that point at
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
-    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$))\b"
+    r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$)|a copy)\b"
     r"|\bwhat (?:comes out|you get)\b",
     re.IGNORECASE,
 )
@@ -114,20 +114,23 @@ _WHICH_LINES |= {"second", "third", "fourth", "fifth", "newest", "oldest", "abov
 
 
 def asks_for_part(clause: str) -> bool:
-    """Whether the clause asks for a thing out of what it reads ("get the phone number from
-    <url>", "the deadline in alpha.txt"), not for all of it ("fetch <url>", "the contents of
-    a.txt"): "it" after it is that thing, which no rule here cuts out of the text."""
+    """Whether the clause asks for one fact out of what it reads ("get the phone number from
+    <url>", "the deadline in alpha.txt"), not for all of it or a part that is text of its own
+    ("fetch <url>", "the message of the latest commit"): "it" after it is that fact, which no
+    rule here cuts out of the text."""
     match = _PART.search(clause)
-    return match is not None and _WHOLE.isdisjoint(match["what"].lower().split())
+    return match is not None and match["what"].lower().split()[-1] in _FACTS
 
 
 _PART = re.compile(
     r"\b(?:the|its|their|his|her|my|our)\s+(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
-    r"(?:from|on|in|at|of)\s+(?:the\s+)?(?:(?:web\s*)?page\s+|file\s+|site\s+)?\S*[/.:~]",
+    r"(?:from|on|in|at|of)\s+(?:the\s+)?(?:(?:web\s*)?page\s+|file\s+|site\s+)?"
+    r"(?=https?://|[/~]|[\w-]+\.[a-z]{2,5}\b)",
     re.IGNORECASE,
 )
-_WHOLE = {"page", "webpage", "website", "site", "file", "document", "html", "contents", "content"}
-_WHOLE |= {"text", "data", "result", "output", "everything", "whole", "entire", "full"}
+# What one fact of a page or a file is called: a number, a date, a name or a place.
+_FACTS = {"number", "phone", "price", "cost", "email", "address", "date", "deadline", "owner"}
+_FACTS |= {"name", "hours", "total", "amount", "port", "version", "city", "time", "id"}
 
 
 def lines_asked(clause: str) -> str:
@@ -176,8 +179,8 @@ def refers_back(clause: str, *, possessive: bool = False) -> bool:
 _ACTIONS = {
     "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace", "copy"}
     | {"jot"},
-    "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append"},
-    "update": {"update", "change", "modify", "edit", "set"},
+    "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append", "correct"},
+    "update": {"update", "change", "modify", "edit", "set", "correct"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir", "store"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
@@ -322,7 +325,7 @@ _TOLD_FIRST = re.compile(
 # "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update
 # the users table": a fact, then what to do with it.
 _FACT_FIRST = re.compile(
-    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*"
+    r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?:so\s+|and\s+)?(?:(?:could|can|would|will)\s+you\s+)?"
     r"(?=(?:please\s+)?[a-z]+\s+(?:that|it|this|him|her|them|the\s+\w+\s+table)\b)",
     re.I,
 )
@@ -420,7 +423,9 @@ def asks_to_change(clause: str) -> bool:
     after a leading place ("In todo.md, change ...") or fact ("Bob got over his peanut allergy,
     take that out of memory"), or gives a text and what it becomes ("... make it "B" instead of
     "A"")."""
-    text = _FACT_FIRST.sub("", _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause))))
+    # "in /srv/repo, could you add app.py": the place, then the request as it is asked
+    placed = _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause)))
+    text = _FACT_FIRST.sub("", searchable(placed))
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
     opens = bool(words) and words[0] in _ASKED_VERBS

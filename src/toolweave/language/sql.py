@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
@@ -273,8 +273,19 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
             else:
                 what = f"{function}({column})"
             break
-    return _with_names(table, what, where, order, known) or (
+    # "the Keyboard order": a row said by a value of its own, not by whom it references
+    own = [(k, v) for k, v in known.values if not _names_a_row(text, v, table)]
+    return _with_names(table, what, where, order, replace(known, values=own)) or (
         f"SELECT {what} FROM {table}{where}{order}"
+    )
+
+
+def _names_a_row(text: str, value: str, table: str) -> bool:
+    """Whether the text says the value right before the table's noun or "row" ("the Keyboard
+    order", "the USB-C cable row")."""
+    noun = re.escape(table.removesuffix("s"))
+    return (
+        re.search(rf"\b{re.escape(value)}\s+(?:{noun}|row|entry|record)\b", text, re.I) is not None
     )
 
 

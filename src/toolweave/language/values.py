@@ -202,6 +202,27 @@ def _note_folders(text: str, found: list[Locator]) -> None:
             name.folder = folder.value
 
 
+def new_folder(text: str) -> str | None:
+    """The folder a request says does not exist yet, as a path it gives: "Create /srv/drafts/
+    intro.md (the drafts folder doesn't exist yet)" -> /srv/drafts; "into a new folder
+    /srv/customers" -> /srv/customers."""
+    match = _NEW_FOLDER.search(text)
+    if match is None:
+        return None
+    paths = [x.value for x in locators_in(text) if x.kind == "path"]
+    if match["path"]:
+        return next((p for p in paths if p == match["path"].rstrip(".,;:)")), None)
+    named = f"/{match['name']}/"
+    return next((p[: p.index(named) + len(named) - 1] for p in paths if named in p), None)
+
+
+_NEW_FOLDER = re.compile(
+    r"\bnew\s+(?:folder|directory)\s+(?P<path>[~/]\S+)"
+    r"|\b(?P<name>[\w.-]+)\s+(?:folder|directory)\s+(?:doesn['’]?t|does\s+not|isn['’]?t\s+there)",
+    re.IGNORECASE,
+)
+
+
 _OPENS_IN = re.compile(r"\W*(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$", re.I)
 
 
@@ -330,7 +351,10 @@ _POINTED = re.compile(
 
 
 def said_in(text: str) -> list[Quoted]:
-    """Unquoted text the clause gives to be passed on as it is (a file's content, a message)."""
+    """Unquoted text the clause gives to be passed on as it is (a file's content, a message);
+    a list it asks to be written one item per line, as those lines (`listed_lines`)."""
+    if lines := listed_lines(text):
+        return [lines]
     found = []
     for match in _SAID.finditer(blank_quoted(text)):
         value = match["said"].strip()
@@ -351,6 +375,31 @@ def said_in(text: str) -> list[Quoted]:
                 end += 1  # "with: Nothing to do today.": after a colon, every character
             found.append(Quoted(start=start, end=end, value=text[start:end]))
     return found
+
+
+def listed_lines(text: str) -> Quoted | None:
+    """ "a file with eggs, flour and butter, one per line", "three lines in it: eggs, flour and
+    butter": the items, each on a line of its own, where the list stands."""
+    if not _PER_LINE.search(text):
+        return None
+    match = _ITEMS.search(blank_quoted(text))
+    if match is None:
+        return None
+    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match["items"])]
+    return Quoted(start=match.start("items"), end=match.end("items"), value="\n".join(items))
+
+
+_PER_LINE = re.compile(
+    r"\b(?:one|each)\s+(?:per|a|on\s+(?:a|its\s+own|a\s+separate|a\s+new))\s+line\b"
+    r"|\b(?:two|three|four|five|six|\d)\s+lines\b",
+    re.IGNORECASE,
+)
+_ITEM = r"[\w'’-]+(?:\s+[\w'’-]+){0,3}"
+_ITEMS = re.compile(
+    rf"(?:\bwith|:)\s+(?P<items>{_ITEM}(?:,\s*{_ITEM})*,?\s+and\s+{_ITEM}?)"
+    r"(?=\s*(?:,\s*(?:one|each)\b|[.!]?\s*$))",
+    re.IGNORECASE,
+)
 
 
 def blank_quoted(text: str) -> str:

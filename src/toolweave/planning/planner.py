@@ -36,6 +36,8 @@ from toolweave.language.cues import (
     refers_back,
 )
 from toolweave.language.parameters import changes_things
+from toolweave.language.text import readable_name
+from toolweave.language.values import new_folder
 from toolweave.navigation.fields import output_fields
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
@@ -114,6 +116,8 @@ def plan_steps(
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
         if tool and steps and steps[-1].key == tool.key and _again(clause, steps[-1].clause):
             continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
+        if tool and (folder := _folder_first(tool, clause, ranked)):
+            steps.append(folder)
         if tool and (first := _needed_first(tool, clause, ranked)):
             steps.append(
                 Step(
@@ -156,6 +160,28 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]
 def _again(clause: Clause, before: Clause) -> bool:
     """The clause asks for what the clause before asked of the same tool, giving nothing new."""
     return names_again(clause.text, before.text) and not values_of(clause).count
+
+
+def _folder_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Step | None:
+    """ "Create /srv/drafts/intro.md ... (the drafts folder doesn't exist yet)": the folder made
+    first, at the path the request gives it, by the tool of the same server whose name says it
+    creates folders (and takes that path alone)."""
+    folder = new_folder(clause.text) if changes_things(tool) else None
+    for c in ranked if folder else ():
+        required = c.tool.input_schema.get("required") or []
+        words = set(readable_name(c.tool.name).split())
+        makes = words & {"create", "make"} and words & {"directory", "folder"}
+        if c.tool.server == tool.server and c.tool.key != tool.key and makes and len(required) == 1:
+            return Step(
+                id=f"s{clause.index + 1}-folder",
+                clause=clause,
+                server=c.tool.server,
+                tool=c.tool.name,
+                arguments={required[0]: folder},
+                argument_origins={required[0]: "question"},
+                candidates=[c],
+            )
+    return None
 
 
 def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Candidate | None:
