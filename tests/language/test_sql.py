@@ -387,3 +387,11 @@ def test_a_row_said_by_a_value_of_its_own_is_found_by_no_referenced_name() -> No
     named = Known(["orders"], columns, [("name", "Ana Lima")])
     sql = made_with("show me the orders of Ana Lima", named) or ""
     assert "WHERE users.name = 'Ana Lima'" in sql
+
+
+def test_a_change_asked_is_never_read_instead() -> None:
+    """ "can you correct the price of the Keyboard order?" had been given a SELECT to run as a
+    write: a change whose values are missing gets no statement (the user is asked)."""
+    known = Known(["orders"], {"orders": ["id", "item", "amount"]})
+    assert made_with("can you correct the price of the Keyboard order in orders?", known) is None
+    assert made_with("what is the price of the Keyboard order in orders?", known) is not None

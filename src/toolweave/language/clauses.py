@@ -364,7 +364,8 @@ def _carry_people(clauses: list[str]) -> list[str]:
             and _states(before)
             and not (_VERB.match(before) or asks_to_change(before))
         )
-        said = _told_place(said, before) if told else said
+        asked = asks_to_change(clause) or clause.rstrip().endswith("?")
+        said = _told_place(said, before) if told and asked else said
         given = {x.value for x in locators_in(said)}
         if said != clause and told and {x.value for x in locators_in(before)} <= given:
             carried.pop()

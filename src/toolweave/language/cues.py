@@ -32,9 +32,13 @@ _WRAPPER = re.compile(
 
 
 def searchable(text: str) -> str:
-    """The text without a leading request wrapper; the text itself when nothing else is left."""
-    stripped = _WRAPPER.sub("", text.strip(), count=1)
+    """The text without a leading greeting and request wrapper; the text itself when nothing
+    else is left."""
+    stripped = _WRAPPER.sub("", _GREETING.sub("", text.strip(), count=1), count=1)
     return stripped if stripped.strip(" ?.!") else text
+
+
+_GREETING = re.compile(r"^(?:hi|hello|hey)(?:\s+there)?\s*[,!]\s*", re.IGNORECASE)
 
 
 SMALL_TALK = re.compile(

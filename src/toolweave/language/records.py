@@ -293,7 +293,7 @@ def _named(text: str, name: str) -> int | None:
 def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[Any], Span]]:
     """Each list-of-records parameter whose record the clause gives whole, with its one record;
     a list of names ("entityNames") with the names the clause gives."""
-    names = names_in(clause) or _quoted_names(clause)
+    names = named_things(clause)
     if not names:
         return {}
     span = Span(start=names[0].start, end=names[-1].end)
@@ -379,6 +379,11 @@ def _related(
         ):
             return (first, second), " ".join(words)
     return None
+
+
+def named_things(clause: Clause) -> list[Quoted]:
+    """The names a record of the clause's takes: those it gives, else those inside its quotes."""
+    return names_in(clause) or _quoted_names(clause)
 
 
 def _quoted_names(clause: Clause) -> list[Quoted]:

@@ -150,15 +150,17 @@ def row_change_asked(text: str) -> str | None:
     return kind if kind in ROW_CHANGES else None
 
 
+_UPDATING = r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b"
+
+
 def _kind(text: str) -> str:
     """The statement the clause's verb asks for: a change it does not spell out is no read
     ("update Emma's city in the users table")."""
     lowered = text.lower()
     if re.search(r"\b(?:create|make|add|new)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
         return "create"
-    if re.search(r"\b(?:update|set|change|modify|edit|replace)\b", lowered) or _RENAMED.search(
-        text
-    ):
+    # "correct the price of the Keyboard order": an update, never a read instead
+    if re.search(_UPDATING, lowered) or _RENAMED.search(text):
         return "update"
     if _DELETE.search(text):
         return "delete"

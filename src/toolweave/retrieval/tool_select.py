@@ -36,7 +36,12 @@ from toolweave.language.cues import (
     refers_back,
 )
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
-from toolweave.language.records import names_in, servers_about, servers_named, servers_placed
+from toolweave.language.records import (
+    named_things,
+    servers_about,
+    servers_named,
+    servers_placed,
+)
 from toolweave.language.text import readable_name
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
@@ -191,7 +196,7 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
 def lacks_name(clause: str | Clause, held: list[str] | None) -> bool:
     """Whether the server's names are known and the first name the clause gives is not one of
     them ("remember Dave - person, plays the cello" and a graph without Dave)."""
-    names = names_in(clause) if isinstance(clause, Clause) and held is not None else []
+    names = named_things(clause) if isinstance(clause, Clause) and held is not None else []
     return bool(names) and names[0].value not in (held or [])
 
 
