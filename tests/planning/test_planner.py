@@ -159,6 +159,12 @@ def test_a_page_the_user_names_answers_instead_of_a_search() -> None:
     # Without the page, the question is searched.
     plan = plan_steps(clauses[:1], candidates[:1], min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["search"]
+    # A question that gives the page reads it, though no tool fits it well.
+    going_by = clause_of(0, "which mill supplies the flour, going by http://x.test/a.html?", TODAY)
+    plan = plan_steps(
+        [going_by], [[Candidate(tool=FETCH, score=0.0)]], min_score=0.28, fallback=SEARCH
+    )
+    assert [s.tool for s in plan.steps] == ["fetch"]
 
 
 def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
@@ -322,6 +328,14 @@ def test_a_person_the_clause_points_back_at_is_in_the_rows_read() -> None:
     assert steps("give me her email") == ["read_query"]
     assert steps("what was his comment?") == ["read_query"]
     assert steps("who won the 1998 world cup?") == ["read_query", "search"]
+    # A tool that fits what is asked of the person is called (NESTFUL: "Find the biography of
+    # Eminem from Spotify and retrieve his albums").
+    albums = tool("get_albums", {"artist": STRING}, read_only=True)
+    texts = ["find the biography of Eminem", "retrieve his albums"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=rows, score=0.5)], [Candidate(tool=albums, score=0.6)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["read_query", "get_albums"]
 
 
 def test_a_folder_the_request_says_is_new_is_made_first() -> None:

@@ -90,8 +90,8 @@ _BACK_REFERENCE = re.compile(
     r"|\bwhat (?:comes out|you get)\b",
     re.IGNORECASE,
 )
-# "its title", "what they wrote", "and give me her email" after the row of Carla
-_POSSESSIVE = re.compile(r"\b(?:its|their|they|her|his|he|she)\b", re.I)
+_POSSESSIVE = re.compile(r"\b(?:its|their|they)\b", re.I)  # "its title", "what they wrote"
+_PERSONAL = re.compile(r"\b(?:her|his|he|she)\b", re.I)  # "and give me her email"
 _PASSES_ITS = re.compile(r"\b(?:write|save|put|store|send|append|copy|add)\s+its\b", re.I)
 
 
@@ -170,11 +170,14 @@ def points_at_values(clause: str) -> bool:
     return _THESE.search(clause) is not None
 
 
-def refers_back(clause: str, *, possessive: bool = False) -> bool:
+def refers_back(clause: str, *, possessive: bool = False, personal: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
-    `possessive`, also by "its", "their", "they" or a person's pronoun."""
-    return _BACK_REFERENCE.search(clause) is not None or (
-        possessive and _POSSESSIVE.search(clause) is not None
+    `possessive`, also by "its", "their" or "they"; with `personal`, by "her", "his", "he" or
+    "she" too."""
+    return (
+        _BACK_REFERENCE.search(clause) is not None
+        or (possessive and _POSSESSIVE.search(clause) is not None)
+        or (personal and _PERSONAL.search(clause) is not None)
     )
 
 

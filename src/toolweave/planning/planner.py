@@ -23,6 +23,7 @@ from toolweave.language.binding import (
     feasibility,
     files_left,
     gives_all,
+    locators_fill,
     points_at_missing,
     value_sets,
     values_of,
@@ -110,6 +111,8 @@ def plan_steps(
         if change and not fitting:  # its values missing: the user is asked for them
             asked = _change_asked_of(clause, ranked)
             fitting = sorted(asked, key=lambda c: fits[c.tool.key], reverse=True)[:1]
+        elif not fitting:  # "which mill supplies the flour, going by <url>?": read it
+            fitting = _reads_what_it_gives(clause, ranked, fits)
         tool = fitting[0].tool if fitting else (None if change else fallback)
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
@@ -143,6 +146,20 @@ def plan_steps(
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
     return Plan(steps=steps)
+
+
+def _reads_what_it_gives(
+    clause: Clause, ranked: list[Candidate], fits: dict[str, float]
+) -> list[Candidate]:
+    """For a question no tool fits that gives a page or a file, the best-fitting tool that only
+    reads and takes just what the question gives ("which mill supplies the flour, going by
+    <url>?" reads the page): what the user names answers, not a search."""
+    readers = [
+        c
+        for c in ranked
+        if not changes_things(c.tool) and not c.outside and locators_fill(c.tool, clause)
+    ]
+    return sorted(readers, key=lambda c: fits[c.tool.key], reverse=True)[:1]
 
 
 def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]:
@@ -220,8 +237,8 @@ def _about_the_result(
     it" calls `decode`), or it names fields of what the tool before returns ("give me the
     conditions and the humidity"). After a search, "its population" is a question of its own."""
     after_tool = fallback is None or before.key != fallback.key
-    if not fitting:  # "... and give me their names" after a tool's rows; a change is asked
-        pointing = refers_back(clause.text, possessive=after_tool)
+    if not fitting:  # "... and give me their names", "her email" after a tool's rows
+        pointing = refers_back(clause.text, possessive=after_tool, personal=after_tool)
         return not asks_to_change(clause.text) and (pointing or _names_its_fields(clause, before))
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named

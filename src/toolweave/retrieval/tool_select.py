@@ -189,7 +189,9 @@ def _asked_for(clause: str | Clause, rest: list[ToolSpec], named: set[str]) -> l
         }
         if not change:
             found = [t for t in found if scores[t.key] >= 1.0 or locators_fill(t, clause)]
-        found.sort(key=lambda t: -scores[t.key])
+        # Of those alike, the ones whose names the clause says first ("which files are
+        # modified in /srv/repo?": git_status of the git tools its path fills)
+        found.sort(key=lambda t: (-scores[t.key], -sum(names_what_it_does(t, clause))))
     return [t.key for t in found[:ACTION_CANDIDATES]]
 
 
