@@ -468,19 +468,27 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
 
 def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:
     """ "get the phone number from <url> and remember it" had saved the whole page as a memo:
-    "it" is the number, which no rule cuts out of the page, so the user is asked instead."""
+    "it" is the lines of the page that hold the fact, for a file the request names; a change
+    that names no place for them asks what to keep."""
     fetch = tool("web", "fetch", {"url": "string"})
     write = tool("fs", "write_file", {"path": "string", "content": "string"})
-    tools = {fetch.key: fetch, write.key: write}
+    memo = tool("db", "append_insight", {"insight": "string"})
+    tools = {fetch.key: fetch, write.key: write, memo.key: memo}
 
-    def content(first: str, second: str) -> Any:
+    def content(first: str, second: str, change: ToolSpec = write) -> Any:
         question = f"{first} and {second}"
-        steps = ((first, fetch), (second, write))
+        steps = ((first, fetch), (second, change))
         linked = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))[0]
-        return linked.steps[1].arguments.get("content")
+        return linked.steps[1].arguments.get("content" if change is write else "insight")
 
-    assert content("get the phone number from http://x.test/a.html", "save it to /a.txt") is None
-    assert content("look up their hours on http://x.test/a.html", "save it to /a.txt") is None
-    assert content("fetch http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"
-    assert content("get the page http://x.test/a.html", "save it to /a.txt") == "{{s1.result}}"
-    assert content("download http://x.test/a.html", "save a copy as /a.txt") == "{{s1.result}}"
+    page = "http://x.test/a.html"
+    assert content(f"get the phone number from {page}", "save it to /a.txt") == (
+        "{{s1.result | lines:phone}}"
+    )
+    assert content(f"look up the carrot cake price on {page}", "save it to /a.txt") == (
+        "{{s1.result | lines:carrot}}"
+    )
+    assert content(f"get the phone number from {page}", "remember it", memo) is None
+    assert content(f"fetch {page}", "save it to /a.txt") == "{{s1.result}}"
+    assert content(f"get the page {page}", "save it to /a.txt") == "{{s1.result}}"
+    assert content(f"download {page}", "save a copy as /a.txt") == "{{s1.result}}"

@@ -117,13 +117,14 @@ _WHICH_LINES |= {"final", "empty", "blank", "log", "header", "footer", "matching
 _WHICH_LINES |= {"second", "third", "fourth", "fifth", "newest", "oldest", "above", "below"}
 
 
-def asks_for_part(clause: str) -> bool:
-    """Whether the clause asks for one fact out of what it reads ("get the phone number from
-    <url>", "the deadline in alpha.txt"), not for all of it or a part that is text of its own
-    ("fetch <url>", "the message of the latest commit"): "it" after it is that fact, which no
-    rule here cuts out of the text."""
+def fact_asked(clause: str) -> str:
+    """The word of the one fact the clause asks for out of what it reads ("get the phone
+    number from <url>": phone; "the carrot cake price on <url>": carrot; "the deadline in
+    alpha.txt"), "" when it asks for all of it or a part that is text of its own ("fetch
+    <url>", "the message of the latest commit"): "it" after it is the lines that hold it."""
     match = _PART.search(clause)
-    return match is not None and match["what"].lower().split()[-1] in _FACTS
+    words = match["what"].lower().split() if match else []
+    return words[0] if words and words[-1] in _FACTS else ""
 
 
 _PART = re.compile(

@@ -32,7 +32,7 @@ from toolweave.language.binding import (
     place_for_role,
     values_of,
 )
-from toolweave.language.cues import asks_for_part, lines_asked, passes_its, refers_back
+from toolweave.language.cues import fact_asked, lines_asked, passes_its, refers_back
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
@@ -214,9 +214,10 @@ class _Linker:
         pointable = (alone or content) and not options(prop)
         # "write its commit messages into a.txt", not "write a summary of its contents".
         passes = content and passes_its(step.clause.text)
-        # "get the phone number from <url> and remember it": "it" is the number, not the page.
+        # "get the phone number from <url> and remember it": "it" is the number, not the page,
+        # and a change that names no place for its line (a file) asks for what to keep.
         read = earlier[0].clause.text if earlier else ""
-        if changes_things(tool) and asks_for_part(read) and not lines_asked(read):
+        if changes_things(tool) and fact_asked(read) and not values_of(step.clause).locators:
             return
         if earlier and pointable and (refers_back(step.clause.text) or passes):
             # "get a joke and send it", "add 445 to the result": the previous step's result.
@@ -307,8 +308,9 @@ class _Linker:
         links.roles[match.role] = producer.id
         links.fields.add((producer.id, match.field.path))
         path = f".{match.field.path}" if match.field.path else ""
-        # "find the ERROR line in server.log and save it to errors.txt": those lines, not all.
-        word = lines_asked(producer.clause.text)
+        # "find the ERROR line in server.log and save it to errors.txt", "get the phone number
+        # from <url> and save it to p.txt": those lines, not all.
+        word = lines_asked(producer.clause.text) or fact_asked(producer.clause.text)
         only = f" | lines:{word}" if word else ""
         step.arguments[name] = "{{" + f"{producer.id}.result{path}{only}" + "}}"
         step.argument_origins[name] = "reference"
