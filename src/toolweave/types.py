@@ -258,6 +258,7 @@ class Candidate(_Model):
     matched: str = ""
     holds: bool = False  # its server holds something the clause names (catalog/contents.py)
     outside: bool = False  # the clause's paths are outside the folders its server may reach
+    inside: bool = False  # the clause's paths are all inside the folders its server may reach
     lacks: bool = False  # its server's sampled names lack the first name the clause gives
 
 

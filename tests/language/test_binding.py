@@ -220,6 +220,8 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     assert bound({"properties": {"path": {"type": "string"}}}, "make a new folder in /srv") == {}
     named = "make a new subfolder in /srv called reports"
     assert bound({"properties": {"path": {"type": "string"}}}, named) == {"path": "/srv/reports"}
+    unnamed = "jot this down in a new text file in my /srv folder: 'call Bo'"
+    assert bound({"properties": {"path": {"type": "string"}}}, unnamed) == {}
 
 
 def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:

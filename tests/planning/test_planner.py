@@ -304,6 +304,11 @@ def test_a_change_asked_of_a_named_server_without_its_values_is_its_tools_to_ask
         )
 
     assert planned(Candidate(tool=write, score=0.05, holds=True)) == "write_query"
+    # Or whose folders hold the paths the clause gives (server-filesystem's allowed ones).
+    file = tool("write_file", {"path": STRING, "content": STRING}, read_only=False)
+    clause = clause_of(0, "save a new file in /srv saying 'call Bo'", TODAY)
+    assert planned(Candidate(tool=file, score=0.05, inside=True)) == "write_file"
+    clause = clause_of(0, "Can you change an email in the users table for me?", TODAY)
     # Not a tool of a server the clause does not name, nor one of two servers.
     assert planned(Candidate(tool=write, score=0.05)) == ""
     other = write.model_copy(update={"server": "t"})

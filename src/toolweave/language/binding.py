@@ -412,10 +412,12 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     return bound
 
 
-# "a new subfolder in /srv/projects": the folder the new one goes in, whose name is not given.
+# "a new subfolder in /srv/projects", "a new text file in my /srv folder": the folder the new
+# one goes in, whose name is not given.
 _NEW_ONE_IN = re.compile(
-    r"\bnew\s+(?:sub-?)?(?:folders?|director(?:y|ies)|dirs?|files?)\s+(?:in|inside|under|within)"
-    r"\s+(?:the\s+)?(?:folder\s+|directory\s+)?[\"'“‘]?$",
+    r"\bnew\s+(?:[a-z]+\s+)?(?:sub-?)?(?:folders?|director(?:y|ies)|dirs?|files?)\s+"
+    r"(?:in|inside|under|within)\s+(?:(?:the|my|your|our)\s+)?(?:folder\s+|directory\s+)?"
+    r"[\"'“‘]?$",
     re.IGNORECASE,
 )
 

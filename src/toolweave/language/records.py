@@ -93,13 +93,19 @@ def unnamed_reference(clauses: list[Clause]) -> str:
         # the user's city": the person is said before.
         earlier = f"{before} {text[: person.start()]}" if person else ""
         said = _WHO.search(earlier) or re.search(rf"\b{_ROLE}s?\b", earlier, re.I)
-        if person and not said and not any(names_in(c) for c in clauses[: i + 1]):
+        if person and not said and not any(_people_in(c) for c in clauses[: i + 1]):
             return person.group()
         before = f"{before} {text}"
     if pointed := _unnamed_thing(clauses):
         return pointed
     thing = _THING.search(clauses[0].text) if clauses else None
     return (thing.group(1) or thing.group(2)) if thing else ""
+
+
+def _people_in(clause: Clause) -> list[Quoted]:
+    """The names the clause gives that are no place ("she's moving to Oslo" names nobody)."""
+    places = {p.name for p in clause.values.places} if clause.values else set()
+    return [n for n in names_in(clause) if n.value not in places]
 
 
 # "show me what that file looked like", "read that article for me": a file or page pointed at

@@ -163,13 +163,14 @@ def _reads_what_it_gives(
 
 
 def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]:
-    """The tools of the one server the clause names or holds what it names that make the change
-    it asks for, by their verbs ("change an email in the users table" and `write_query`), when
-    none fits for want of values: the values are then asked for, not the change dropped."""
+    """The tools of the one server the clause names, holds what it names or reaches the folders
+    it gives, that make the change it asks for, by their verbs ("change an email in the users
+    table" and `write_query`, "save a new file in /srv saying ..." and `write_file`), when none
+    fits for want of values: the values are then asked for, not the change dropped."""
     asked = [
         c
         for c in ranked
-        if c.holds and changes_things(c.tool) and asks_for_action(c.tool, clause.text)
+        if (c.holds or c.inside) and changes_things(c.tool) and asks_for_action(c.tool, clause.text)
     ]
     return asked if len({c.tool.server for c in asked}) == 1 else []
 

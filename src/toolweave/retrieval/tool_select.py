@@ -116,6 +116,7 @@ async def rank_tools(
                     matched=hit.segment if (hit := ranking.evidence.get(key)) else "",
                     holds=by_key[key].server in named,
                     outside=_outside(clause, (roots or {}).get(by_key[key].server)),
+                    inside=_inside(clause, (roots or {}).get(by_key[key].server)),
                     lacks=lacks_name(clause, (held or {}).get(by_key[key].server)),
                 )
                 for key in chosen
@@ -205,13 +206,25 @@ def lacks_name(clause: str | Clause, held: list[str] | None) -> bool:
 def _outside(clause: str | Clause, roots: list[str] | None) -> bool:
     """Whether the clause gives absolute paths and none is in one of these folders (a relative
     one may be anywhere)."""
+    reached = _reached(clause, roots)
+    return reached is not None and not any(reached)
+
+
+def _inside(clause: str | Clause, roots: list[str] | None) -> bool:
+    """Whether the clause gives absolute paths and all are in one of these folders."""
+    reached = _reached(clause, roots)
+    return bool(reached) and all(reached or [False])
+
+
+def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None:
+    """For each of the clause's paths, whether it is in one of these folders; None unless the
+    folders are known and every path is absolute."""
     if not roots or not isinstance(clause, Clause):
-        return False
+        return None
     paths = [x.value for x in values_of(clause).locators if x.kind == "path"]
-    if not all(p.startswith("/") for p in paths):
-        return False
-    inside = [p for p in paths for r in roots if p == r or p.startswith(r.rstrip("/") + "/")]
-    return bool(paths) and not inside
+    if not paths or not all(p.startswith("/") for p in paths):
+        return None
+    return [any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots) for p in paths]
 
 
 _EXISTING = re.compile(r"\bexisting\b", re.IGNORECASE)
