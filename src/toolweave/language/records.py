@@ -70,6 +70,13 @@ _PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_WORDS)})\b", re.IGNORECASE)
 _WHO = re.compile(r"\bwho(?:se|m)?\b", re.IGNORECASE)
 # "change that customer's email", "update the user's city": someone by a role alone.
 _ROLE = r"(?:customer|user|client|person|contact|employee|guy|man|woman|member)"
+# "my sister", "our neighbour": someone the user names by who they are to them
+_KIN = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?:sister|brother|mother|father|mom|mum|dad|wife|husband|"
+    r"partner|friend|boss|colleague|coworker|son|daughter|neighbou?r|manager|aunt|uncle|cousin|"
+    r"grand(?:ma|pa|mother|father)|girlfriend|boyfriend|roommate|teacher|doctor)s?\b",
+    re.IGNORECASE,
+)
 _SOMEONE = re.compile(
     rf"\b(?:that|this)\s+{_ROLE}\b(?!\s+(?:called|named)\b)|\bthe\s+{_ROLE}(?=['’]s\b)", re.I
 )
@@ -92,7 +99,11 @@ def unnamed_reference(clauses: list[Clause]) -> str:
         # "the man who founded the company his father named", "which user has ... and what is
         # the user's city": the person is said before.
         earlier = f"{before} {text[: person.start()]}" if person else ""
-        said = _WHO.search(earlier) or re.search(rf"\b{_ROLE}s?\b", earlier, re.I)
+        said = (
+            _WHO.search(earlier)
+            or re.search(rf"\b{_ROLE}s?\b", earlier, re.I)
+            or _KIN.search(earlier)
+        )
         if person and not said and not any(_people_in(c) for c in clauses[: i + 1]):
             return person.group()
         before = f"{before} {text}"
