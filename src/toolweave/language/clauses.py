@@ -82,7 +82,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         clauses = [question.strip()]
     named = _places(earlier)
     carried = _carry_folders(_carry_places(clauses, named[-1] if named else None))
-    return _carry_people(_carry_names(carried))
+    return _carry_told(_carry_names(carried))
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -346,7 +346,7 @@ _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
 
 
-def _carry_people(clauses: list[str]) -> list[str]:
+def _carry_told(clauses: list[str]) -> list[str]:
     """ "Just got an email from Bob Chen saying he has relocated. Could you change his city in
     the users table to Vancouver?": the change is of Bob Chen's city, the one person the
     clause before names. "I'm happy with app.py. Could you stage it in /srv/repo?" stages

@@ -213,7 +213,7 @@ def _outside(clause: str | Clause, roots: list[str] | None) -> bool:
 def _inside(clause: str | Clause, roots: list[str] | None) -> bool:
     """Whether the clause gives absolute paths and all are in one of these folders."""
     reached = _reached(clause, roots)
-    return bool(reached) and all(reached or [False])
+    return reached is not None and all(reached)
 
 
 def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None:
