@@ -319,6 +319,28 @@ def test_a_revision_is_copied_as_git_writes_it() -> None:
     diff = {"properties": {"target": {"type": "string"}}, "required": ["target"]}
     assert bound(diff, "diff against HEAD~3") == {"target": "HEAD~3"}
     assert bound(diff, "diff the branch against the one from 2024") == {}  # no revision given
+    # The file is part of the value: the tool uses every value "config.py at HEAD" gives.
+    tool = ToolSpec(server="git", name="git_show", input_schema=show)
+    at_head = clause_of(0, "default api_url in config.py at HEAD of /srv/repo?", TODAY)
+    assert feasibility(tool, at_head) == 1.0
+
+
+def test_a_row_is_found_by_the_name_after_for() -> None:
+    """ "the total for Bob Chen": after "for", a person as often as a place; a name said twice
+    is one value."""
+    sql = {"properties": {"query": {"type": "string", "description": "SQL"}}, "required": ["query"]}
+    total = clause_of(0, "total order amount for Bob Chen?", TODAY)
+    total.held = [Quoted(start=6, end=11, value="orders")]
+    total.fields = {"orders": ["id", "user_id", "amount"], "users": ["id", "name", "city"]}
+    query = extract_arguments(sql, total).arguments["query"]
+    assert query.endswith("WHERE users.name = 'Bob Chen'")
+    text = "update Carla Reyes's record in the users table so Carla Reyes's city is Seville"
+    moved = clause_of(0, text, TODAY)
+    moved.held = [Quoted(start=35, end=40, value="users")]
+    moved.fields = {"users": ["id", "name", "email", "city"]}
+    assert extract_arguments(sql, moved).arguments["query"] == (
+        "UPDATE users SET city = 'Seville' WHERE name = 'Carla Reyes'"
+    )
 
 
 def test_a_timestamp_takes_a_date_never_a_path() -> None:

@@ -285,6 +285,90 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["the commit messages of /r", "save it to /a/c.txt"],
         ),
         ('save "hi" to /a/b.txt', ['save "hi" to /a/b.txt']),
+        # A stating sentence before a request is context: left out when the request gives a
+        # value of each kind it gives, else part of the request; what the request keeps stays.
+        (
+            "I made some edits in /srv/repo yesterday and forgot what they were. Could you show "
+            "me the changes that aren't staged yet?",
+            ["in /srv/repo, Could you show me the changes that aren't staged yet?"],
+        ),
+        (
+            "I'm about to write a report on reviews. Before I start, could you tell me what "
+            "columns the feedback table has?",
+            ["Before I start, could you tell me what columns the feedback table has?"],
+        ),
+        (
+            "The units change in app.py is ready. Could you stage app.py in /r?",
+            ["Could you stage app.py in /r?"],
+        ),
+        (
+            "Carla Reyes wrote to say she has moved from Madrid. Could you update her record in "
+            "the users table so her city is Seville?",
+            [
+                "Could you update Carla Reyes's record in the users table so Carla Reyes's city "
+                "is Seville?"
+            ],
+        ),
+        (
+            "Emma Schultz moved to Hamburg. Update her city in the users table.",
+            ["Emma Schultz moved to Hamburg, update her city in the users table."],
+        ),
+        (
+            "Carol works at Initech now. Add that to the graph.",
+            ["Carol works at Initech now, add that to the graph."],
+        ),
+        (
+            "I need the weather in Paris. Could you also tell me the time in Rome?",
+            ["I need the weather in Paris.", "Could you also tell me the time in Rome?"],
+        ),
+        # ... and what only bounds or says again the request before it asks for nothing.
+        (
+            "Could you stage app.py in /r? TODO.md should stay out of the commit.",
+            ["Could you stage app.py in /r?"],
+        ),
+        (
+            "Delete order 4 in the orders table. All other orders should stay.",
+            ["Delete order 4 in the orders table."],
+        ),
+        (
+            "Could you record in memory that Carol reports to Alice? Please use 'reports to' "
+            "as the relation.",
+            ["Could you record in memory that Carol reports to Alice?"],
+        ),
+        ("Remove 'likes tea' from Bob. Keep his allergy note.", ["Remove 'likes tea' from Bob."]),
+        # A change that gives only a text goes to the one thing the change before names.
+        (
+            "Bob: remove 'likes tea', add 'likes coffee'",
+            ["Bob: remove 'likes tea'", "add 'likes coffee' to Bob"],
+        ),
+        # Why the change is asked is no part of it; an arrow to a file saves what it reads.
+        (
+            "create a branch called u-1 in /r and check it out so I'm working on it?",
+            ["create a branch called u-1 in /r", "check branch u-1 out?"],
+        ),
+        (
+            "emails of users in Lyon -> /a/lyon.txt, one per line",
+            ["emails of users in Lyon", "save it to /a/lyon.txt, one per line"],
+        ),
+        # A sentence that asks for more after "Also," is a request of its own.
+        (
+            "How many cases are there in South Africa? Also, please get news about South Africa.",
+            ["How many cases are there in South Africa?", "get news about South Africa."],
+        ),
+        # A new folder with a file in it: the folder, then the file.
+        (
+            "new folder /a/inv with a README.txt in it: 'Scanned'",
+            ["new folder /a/inv", "create a README.txt in /a/inv: 'Scanned'"],
+        ),
+        # Where to look, a folder, then what to look for: one request.
+        (
+            "Could you search /a, including the subfolders, and tell me which csv files are "
+            "in there?",
+            [
+                "Could you search /a, including the subfolders, and tell me which csv files are "
+                "in there?"
+            ],
+        ),
         # What a new thing is, said after it: one request.
         (
             'add a project called "Heron" to memory; it starts in April',

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.language.cues import lines_asked, names_again, negation_agrees, searchable
+from toolweave.language.cues import (
+    asks_to_change,
+    lines_asked,
+    names_again,
+    negation_agrees,
+    searchable,
+    tells_me,
+)
 from toolweave.types import ToolSpec
 
 
@@ -68,3 +75,10 @@ def test_a_state_the_clause_denies_is_the_tool_that_denies_it() -> None:
     assert negation_agrees(staged, "show me the staged changes") == 0
     finder = ToolSpec(server="fs", name="search_files", description="Find files by name")
     assert negation_agrees(finder, "I can't find the notes file, search for it") == 0
+
+
+def test_adding_up_asks_for_a_sum_and_telling_for_what_a_result_says() -> None:
+    assert not asks_to_change("could you add up the amounts of his orders")
+    assert asks_to_change("add Carol to the users table")
+    assert tells_me("and tell me what comes back") and tells_me("tell me which files changed")
+    assert not tells_me("tell me a joke") and not tells_me("what did they say?")

@@ -89,6 +89,11 @@ def test_a_relation_is_two_names_and_the_words_between_them() -> None:
     wanted = {"relations": [{"from": "Carol", "to": "Initech", "relationType": "works at"}]}
     assert made(RELATIONS, "record in memory that Carol works at Initech") == wanted
     assert made(RELATIONS, "link Carol to Initech: Carol works at Initech") == wanted
+    # The kind may be quoted, between the names or before "relation from A to B".
+    quoted = {"relations": [{"from": "Carol", "to": "Alice", "relationType": "reports to"}]}
+    assert made(RELATIONS, "remember in memory that Carol 'reports to' Alice") == quoted
+    leads = {"relations": [{"from": "Alice", "to": "Project Falcon", "relationType": "leads"}]}
+    assert made(RELATIONS, "delete the 'leads' relation from Alice to Project Falcon") == leads
     assert made(RELATIONS, "link Carol to Initech") == {}  # a preposition is no relation
 
 
@@ -242,6 +247,9 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     assert held_in(clause_of(0, "is there a minimum order?", TODAY), held) == []
     added = held_in(clause_of(0, "add an order for Bob", TODAY), held)
     assert [f.value for f in added] == ["orders", "Bob"]
+    # "hoping to order bread" orders nothing of the table; "a note to order 4" is one of it.
+    assert held_in(clause_of(0, "I was hoping to order bread", TODAY), held) == []
+    assert held_in(clause_of(0, "add a note to order 4", TODAY), held)[0].value == "orders"
     # A word opening a sentence is no name: "No duplicates, please."
     assert names_in(clause_of(0, "No duplicates, please", TODAY)) == []
     assert names_in(clause_of(0, "Our product names got longer", TODAY)) == []

@@ -395,3 +395,19 @@ def test_a_change_asked_is_never_read_instead() -> None:
     known = Known(["orders"], {"orders": ["id", "item", "amount"]})
     assert made_with("can you correct the price of the Keyboard order in orders?", known) is None
     assert made_with("what is the price of the Keyboard order in orders?", known) is not None
+
+
+def test_an_update_takes_the_value_its_column_is_said_to_become() -> None:
+    """ "so her city is Seville" sets the city; "whose city is Lyon" finds the row."""
+    known = Known(
+        held=["users"],
+        columns={"users": ["id", "name", "email", "city"]},
+        values=[("name", "Carla Reyes"), ("name", "Seville")],
+    )
+    text = "update Carla Reyes's record in the users table so Carla Reyes's city is Seville"
+    assert statement(text, known=known) == (
+        "UPDATE users SET city = 'Seville' WHERE name = 'Carla Reyes'",
+        Span(start=0, end=len(text)),
+    )
+    whose = "update the users table whose city is Seville for Carla Reyes"
+    assert statement(whose, known=known) is None

@@ -191,6 +191,8 @@ def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:
 def test_text_after_a_labelled_colon_is_said() -> None:
     said = ex.said_in("stage app.py and commit it, message: Add --imperial flag")
     assert [q.value for q in said] == ["Add --imperial flag"]
+    noted = "could you add Globex to the graph as a company, with the note 'supplies chairs'?"
+    assert ex.said_in(noted) == []
     for text in (
         "create /a/r.txt with this line: Call Priya on Monday",
         "put the following text: Call Priya on Monday in /a/r.txt",

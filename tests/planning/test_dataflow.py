@@ -357,6 +357,17 @@ def test_a_change_acts_on_no_place_a_result_gives() -> None:
     }
 
 
+def test_a_change_runs_no_statement_a_result_gives() -> None:
+    """ "Alice rang to say she has a new email. Update it in the users table": the row read
+    had been sent to `write_query` as its SQL. A result is data, never a command."""
+    rows = tool("db", "read_query", {"query": "string"})
+    write = tool("db", "write_query", {"query": "string"})
+    write.input_schema["properties"]["query"]["description"] = "SQL query to execute"
+    steps = [("find Alice in the users table", rows), ("update it", write)]
+    linked = linked_steps("find Alice in the users table and update it", *steps)
+    assert "query" not in linked[1].arguments
+
+
 def test_a_deletion_takes_no_list_from_a_result() -> None:
     """ "the peanut allergy note on Bob is wrong, delete it" after `open_nodes` had deleted all
     of Bob's relations (a run with LLM-written example queries in the index)."""

@@ -333,6 +333,9 @@ def test_a_person_the_clause_points_back_at_is_in_the_rows_read() -> None:
     assert steps("give me her email") == ["read_query"]
     assert steps("what was his comment?") == ["read_query"]
     assert steps("who won the 1998 world cup?") == ["read_query", "search"]
+    # So does asking to be told what they say, giving nothing to look up.
+    assert steps("tell me what the customers complained about?") == ["read_query"]
+    assert steps("tell me what the weather is in Oslo") == ["read_query", "search"]
     # A tool that fits what is asked of the person is called (NESTFUL: "Find the biography of
     # Eminem from Spotify and retrieve his albums").
     albums = tool("get_albums", {"artist": STRING}, read_only=True)

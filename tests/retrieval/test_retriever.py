@@ -390,6 +390,23 @@ def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
     assert best("what was the revenue in the report /srv/report.txt?") == "read_text_file"
     assert best("how big is /srv/report.txt?") == "get_file_info"
     assert best("how many bytes is /srv/report.txt?") == "get_file_info"
+    # "when was" asks for a date of the file only when it says what was done to the file
+    assert best("when was the final proposal sent (/srv/draft.txt)?") == "read_text_file"
+    assert best("when was /srv/report.txt last touched?") == "get_file_info"
+
+
+def test_a_tool_that_declares_it_only_reads_makes_no_change() -> None:
+    """server-filesystem's read_text_file declares readOnlyHint: "create a README.txt in
+    /srv/inv saying ..." is no reading of it, however close its words; a tool that says
+    nothing of what it does is penalised less (it may change things unsaid)."""
+    path = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    read = ToolSpec(server="fs", name="read_text_file", description="Read a file.")
+    read.input_schema = path
+    clause = analyse("create a README.txt in /srv/inv", date(2026, 11, 27)).clauses[0]
+    unsaid = fit(Candidate(tool=read, score=0.3), clause, 0)
+    read.hints = ToolHints(read_only=True)
+    declared = fit(Candidate(tool=read, score=0.3), clause, 0)
+    assert declared < unsaid - 0.1
 
 
 def test_a_path_outside_the_folders_a_server_may_reach_counts_against_its_tools() -> None:

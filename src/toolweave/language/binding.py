@@ -159,11 +159,13 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
 def _known(clause: Clause) -> Known:
     """What an SQL statement may take from the clause's analysis beside its words."""
     values = values_of(clause)
-    places = [p.name for p in values.places]
+    # "the total for Bob Chen": after "for", a person as often as a place; a row's name
+    places = [p.name for p in values.places if p.preposition != "for"]
     given = [("email", x.value) for x in values.locators if x.kind == "email"]
     given += [("place", name) for name in places]
     held = [h.value for h in clause.held]
-    given += [("name", n.value) for n in names_in(clause) if n.value not in places + held]
+    names = dict.fromkeys(n.value for n in names_in(clause))  # once each, in order
+    given += [("name", name) for name in names if name not in places + held]
     if any("/" in x.value for x in values.locators if x.kind in ("path", "url")):
         held = []  # "order 1042 in server.log": the file is what is asked about, no table
     return Known(held=held, columns=clause.fields, values=given, numeric=clause.numeric)
@@ -586,7 +588,9 @@ def _revision(clause: Clause, *, of_a_file: bool) -> Found:
         return None, None
     inside = [x for x in values_of(clause).locators if not x.value.startswith(("/", "~"))]
     if of_a_file and ":" not in found and len(inside) == 1 and "://" not in inside[0].value:
-        return f"{found}:{inside[0].value}", span
+        file = inside[0]  # the value is read from both places
+        both = Span(start=min(span.start, file.start), end=max(span.end, file.end))
+        return f"{found}:{file.value}", both
     return found, span
 
 

@@ -29,6 +29,8 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
+# "... and check it out so I'm working on it?": why, not what to do
+_PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)", re.I)
 # A piece that is only a connective ("Then, find ...", "After that, ...") or thanks, "please",
 # "go ahead", "would you?" or a greeting ("Hi, could you ...") is no request.
 _CONNECTIVE = re.compile(
@@ -67,8 +69,8 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     for sentence in pieces:
         condition = ""
         cuts = [part for cut in _pieces(sentence) for part in _shared_verb(cut)]
-        for piece in [part for cut in cuts for part in _copied(cut)]:
-            text = _LEADING_FILLER.sub("", piece.strip()).strip(" ,;")
+        for piece in [part for cut in cuts for part in _copied(cut) for part in _made_with(part)]:
+            text = _PURPOSE.sub("", _LEADING_FILLER.sub("", piece.strip())).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!?")):
                 continue
             if _CONDITION.match(text) and not re.search(r"[.?!]$", text):
@@ -82,7 +84,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         clauses = [question.strip()]
     named = _places(earlier)
     carried = _carry_folders(_carry_places(clauses, named[-1] if named else None))
-    return _carry_told(_carry_names(carried))
+    return _carry_told(_carry_target(_carry_names(carried)))
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -117,9 +119,30 @@ _BOUNDS = re.compile(
     r"untouched|out\s+of)\b|(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|delete|"
     r"remove|modify|edit|overwrite)\b)"
     r"|^i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+(?:double-check|check|make\s+sure|"
-    r"review|verify|confirm|be\s+sure)\b",
+    r"review|verify|confirm|be\s+sure)\b"
+    # "Keep his allergy note.", "Nothing else about her changes.", "TODO.md should stay out of
+    # the commit.", "All other orders should stay."
+    r"|^(?:please\s+)?keep\s+(?:both|his|her|their|its|the\s+other|all\s+the\s+other)\b"
+    r"|^nothing\s+else\b|^[^?]{0,60}\b(?:should|must|can)\s+(?:stay|remain)\b[^?]*[.!]?$",
     re.IGNORECASE,
 )
+
+
+def _restates(sentence: str, request: str) -> bool:
+    """Whether the sentence after a request only says again how to do it, each of its values
+    one the request gives ("... that Carol reports to Alice? Please use 'reports to' as the
+    relation.")."""
+    values = _told_values(sentence)
+    said = request.lower()
+    return (
+        _USE_AS.match(sentence.strip()) is not None
+        and bool(values)
+        and all(v.lower() in said for found in values.values() for v in found)
+    )
+
+
+# "Please use 'reports to' as the relation.": how to do what was asked.
+_USE_AS = re.compile(r"^(?:please\s+)?use\s+[^?]+\s+as\s+(?:the|a|an|its)\s+[\w\s]+[.!]?$", re.I)
 
 
 # A sentence that only tells why ("The Alpha deadline has moved again. Can you update
@@ -142,7 +165,7 @@ def _with_context(pieces: list[str]) -> list[str]:
     for piece in pieces:
         if joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
-        elif joined and _BOUNDS.match(piece.strip()):
+        elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
         elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
             # "Which .csv files are in /srv? Look in subfolders too": how to do the same.
@@ -169,7 +192,9 @@ def _states(piece: str) -> bool:
 
 _LOOKS_IN = re.compile(
     r"\b(?:check|look\s+(?:in|at|into|through)|search|go\s+through|consult)\s+"
-    r"(?:(?:in|through)\s+)?(?:my|your|the|our)\s+[\w-]+(?:\s+graph)?\s*$",
+    r"(?:(?:in|through)\s+)?(?:(?:my|your|the|our)\s+[\w-]+(?:\s+graph)?|[~/]\S*)"
+    # "search /srv, including the subfolders, and tell me which csv files are in there"
+    r"(?:,?\s+(?:including|incl\.?|with)\s+(?:all\s+)?(?:the\s+|its\s+)?sub-?\w+)?\s*$",
     re.IGNORECASE,
 )
 
@@ -232,12 +257,19 @@ _RELAY = re.compile(
 )
 
 
+# "emails of users in Lyon -> /srv/lyon.txt, one per line": what, then the file it goes to.
+_ARROW = re.compile(r"^(?P<what>.+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
+
+
 def _copied(piece: str) -> list[str]:
     """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
     to errors.txt"; so is a request to write what a tool tells ("what memory knows about
     Falcon", "save it to falcon.txt"), unless it gives the text ("write the text Hello from
     Paris to b.txt"). The text written is then what was read, never made up."""
     text = piece.strip()
+    arrow = _ARROW.match(text)
+    if arrow and locators_in(arrow["where"]) and not asks_to_change(arrow["what"]):
+        return [arrow["what"], f"save it to {arrow['where']}{arrow['rest'] or ''}"]
     match = _COPY.match(text)
     if match and locators_in(match["what"]) and locators_in(match["where"]):
         return [f"read {match['what']}", f"save it to {match['where']}"]
@@ -246,6 +278,22 @@ def _copied(piece: str) -> list[str]:
     if match and locators_in(match["where"]) and not given:
         return [match["what"], f"save it to {match['where']}"]
     return [piece]
+
+
+# "new folder /srv/inv with a README.txt in it: 'Scanned'": the folder, then the file in it.
+_WITH_A_FILE = re.compile(
+    r"^(?P<made>.*\bfolder\s+\S+)\s+with\s+(?P<file>(?:a|an)\s+[\w.-]+\.\w+)\s+"
+    r"(?P<rest>(?:in|inside)\s+it\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def _made_with(piece: str) -> list[str]:
+    """A new folder made with a file in it as the two changes it is."""
+    match = _WITH_A_FILE.match(piece.strip())
+    if not match or not asks_to_change(piece):
+        return [piece]
+    return [match["made"], f"create {match['file']} {match['rest']}"]
 
 
 def _bare_change(text: str) -> bool:
@@ -341,8 +389,43 @@ def _carry_names(clauses: list[str]) -> list[str]:
     return carried
 
 
+# A name the clause says (capitalised, not a request's opening word), outside quotes.
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+_OPENING = set(OPENERS.split("|")) | {"i", "i'm", "the", "a", "an", "my", "our"}
+
+
+def _carry_target(clauses: list[str]) -> list[str]:
+    """ "Bob: remove 'likes tea', add 'likes coffee'": a change that gives only a text, after
+    a change that names one thing, adds it to that thing ("add 'likes coffee' to Bob"), not
+    to whatever else may keep a text."""
+    carried: list[str] = []
+    for clause in clauses:
+        before = carried[-1] if carried else ""
+        quotes = quoted_in(clause)
+        # "Bob: remove 'likes tea'": what it is about, then the change
+        changes = asks_to_change(re.sub(r"^[^:]{1,40}:\s*", "", before))
+        things = _things(before) if changes else set()
+        bare = not (_things(clause) or locators_in(clause) or _TABLE.search(clause))
+        if len(quotes) == 1 and len(things) == 1 and bare and asks_to_change(clause):
+            end = quotes[0].end + 1  # after the closing quote
+            clause = f"{clause[:end]} to {next(iter(things))}{clause[end:]}"
+        carried.append(clause)
+    return carried
+
+
+def _things(text: str) -> set[str]:
+    """The names and files the text says outside its quotes."""
+    bare = text
+    for quote in quoted_in(text):
+        bare = bare[: quote.start] + " " * (quote.end - quote.start) + bare[quote.end :]
+    names = {m[0] for m in _CAPITALISED.finditer(bare) if m[0].lower() not in _OPENING}
+    return names | {x.value for x in locators_in(bare)}
+
+
 # A person's full name ("Bob Chen"), and the words a later change points back at one with.
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
+# Capitalised words that open a sentence, not a name: "The Alpha deadline".
+_NOT_NAMED = re.compile(r"(?:The|A|An|My|Our|Your|This|That|These|Those|Good|Quick)\s", re.I)
 _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
 
 
@@ -352,35 +435,122 @@ def _carry_told(clauses: list[str]) -> list[str]:
     clause before names. "I'm happy with app.py. Could you stage it in /srv/repo?" stages
     app.py, the one file a stating sentence names; "I made some edits in /srv/repo. Show me
     what I haven't staged" shows them in /srv/repo, the one folder it names. A request naming
-    someone (or a file, a folder) itself, or after two, keeps its words; a stating sentence
-    all of whose values went into the request after it is no request of its own."""
+    someone (or a file, a folder) itself, or after two, keeps its words. A stating sentence
+    before a request is no request of its own: left out when the request gives a value of
+    every kind it gives ("We're inviting the users in Lyon. Could you get the emails of the
+    users in Lyon?", "I'm about to write a report. Could you ..."), else part of the request
+    ("Emma Schultz moved to Hamburg. Update her city in users.", a question likewise) as it is
+    when the request keeps what it says ("Carol works at Initech now. Add that to the graph.");
+    a wish is a request of its own."""
     carried: list[str] = []
     for clause in clauses:
         before = carried[-1] if carried else ""
         said = _person_again(clause, before) if asks_to_change(clause) else clause
         # After a request, "it" is what the request gives ("read a.txt and save it to b.txt").
-        told = (
-            before.rstrip().endswith((".", "!"))
-            and _states(before)
-            and not (_VERB.match(before) or asks_to_change(before))
-        )
+        if not (_told(before) and _asking(clause)):  # no stating sentence, then a request
+            carried.append(said)
+            continue
+        said = _told_place(said, before)
+        lacks = _lacks(said, before)
         asked = asks_to_change(clause) or clause.rstrip().endswith("?")
-        said = _told_place(said, before) if told and asked else said
-        given = {x.value for x in locators_in(said)}
-        if said != clause and told and {x.value for x in locators_in(before)} <= given:
-            carried.pop()
-        carried.append(said)
+        if _WISH.search(before):  # "I need the weather in Paris." asks for it
+            carried.append(said)
+        elif _KEEPS_IT.search(clause) or (lacks and asked):
+            carried[-1] = _with_fact(before, clause)
+        elif lacks:  # "The id of Kyle is kyle1. Retrieve whom she follows": a step each
+            carried.append(said)
+        else:
+            carried[-1] = said
     return carried
 
 
+def _with_fact(told: str, clause: str) -> str:
+    """The request with the fact told before it, as one asks it: "Emma Schultz moved to
+    Hamburg, update her city ...", "Emma moved: could you update her city ..."."""
+    fact = told.rstrip(" .!")
+    if re.match(r"(?:please\s+)?(?:could|can|would|will)\s+you\b", clause, re.IGNORECASE):
+        return f"{fact}: {clause}"
+    return f"{fact}, {clause[:1].lower()}{clause[1:]}"
+
+
+# A request that keeps what the sentence before it says: "Add that to the graph", "note it".
+_KEEPS_IT = re.compile(
+    r"\b(?:add|save|store|note|remember|record|put|write|keep|log|jot|enter)\s+(?:that|this)\b"
+    r"(?!\s+(?:file|folder|table|row|line|branch|commit|entity|one)\b)",
+    re.IGNORECASE,
+)
+# "I need the weather in Paris.": a request said as a wish.
+_WISH = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|wonder)\b", re.IGNORECASE)
+
+
+# A sentence that opens with who or what it is about ("I made ...", "The units change ...",
+# "Carla Reyes wrote ...", "Bob told me ..."), after a leading "Good news," if any; an
+# imperative opens with its verb ("Plan a route ...").
+_SUBJECT_FIRST = re.compile(
+    r"^(?:[^,:]{0,30}[,:]\s*)?(?:(?:i|i'm|i've|i'd|we|we're|we've|it|it's|he|she|they|they're|my|"
+    r"our|the|a|an|this|that|these|those|there|someone|everyone|nobody)\b"
+    r"|(?-i:[A-Z][\w']*(?:\s+[A-Z][\w']*)*)\s+(?:is|was|are|were|has|had|\w+ed|told|wrote|sent|got|"
+    r"said|left|gave|came|went|made|took|sold|bought|(?-i:[a-z]+[^s\W]s))\b"
+    r"|(?-i:[A-Z][\w']*\s+[A-Z][\w']*)\s+(?-i:[a-z]+)\b)",  # "Alice Martin rang ..."
+    re.IGNORECASE,
+)
+
+
+def _told(sentence: str) -> bool:
+    """Whether the sentence states something and opens with no request."""
+    text = sentence.rstrip()
+    return (
+        text.endswith((".", "!"))
+        and _states(text)
+        and _SUBJECT_FIRST.match(text) is not None
+        and not (_VERB.match(text) or asks_to_change(text))
+    )
+
+
+def _asking(clause: str) -> bool:
+    """Whether the clause asks: for a change, a question, or a request by its verb, also after
+    a leading phrase ("Before I start, could you tell me ...")."""
+    opened = re.sub(r"^[^,]{0,40},\s*", "", clause)
+    asked = clause.rstrip().endswith("?") or asks_to_change(clause)
+    return asked or bool(_VERB.match(clause) or _VERB.match(opened))
+
+
+def _told_values(text: str) -> dict[str, set[str]]:
+    """The values a text gives, by kind: paths, URLs, e-mail addresses, places, people,
+    numbers, quotes and tables."""
+    kinds: dict[str, set[str]] = {}
+    for locator in locators_in(text):
+        kinds.setdefault(locator.kind, set()).add(locator.value)
+    kinds["place"] = {p.name for p in named_places(text)} | set(_BECOMES.findall(text))
+    kinds["person"] = {p for p in _PERSON.findall(text) if not _NOT_NAMED.match(p)}
+    kinds["number"] = {text[n.start : n.end] for n in numbers(text)}
+    kinds["quote"] = {q.value for q in quoted_in(text)}
+    kinds["table"] = set(_TABLE.findall(text))
+    return {kind: found for kind, found in kinds.items() if found}
+
+
+# A name a thing is said to become: "so her city is Seville", "set it to Oslo".
+_BECOMES = re.compile(r"\b(?:is|be|becomes|to|=)\s+((?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*))")
+
+
+def _lacks(request: str, told: str) -> bool:
+    """Whether the told sentence gives a value of a kind the request gives none of."""
+    given = _told_values(request)
+    return any(kind not in given for kind in _told_values(told))
+
+
 def _person_again(clause: str, before: str) -> str:
-    """The clause with its one "his" (or "he", "her", ...) as the one person `before` names."""
-    people = set(_PERSON.findall(before))
+    """The clause with its "his" (or "he", "her", ...) as the one person `before` names, every
+    time it says it ("update her record so her city is Seville")."""
+    people = {p for p in _PERSON.findall(before) if not _NOT_NAMED.match(p)}
     pointing = list(_PRONOUN.finditer(clause))
-    if len(people) == 1 == len(pointing) and not _PERSON.search(clause[1:]):
-        said = pointing[0]
-        name = next(iter(people)) + ("'s" if said["own"] else "")
-        clause = f"{clause[: said.start()]}{name}{clause[said.end() :]}"
+    female = {m[0].lower() in ("she", "her") for m in pointing}
+    if len(people) != 1 or len(female) != 1 or _PERSON.search(clause[1:]):
+        return clause
+    name = next(iter(people))
+    for said in reversed(pointing):
+        named = name + ("'s" if said["own"] else "")
+        clause = f"{clause[: said.start()]}{named}{clause[said.end() :]}"
     return clause
 
 

@@ -87,7 +87,7 @@ def is_multi_hop(question: str) -> bool:
 # the previous result ("that" only at the clause's end: "add that Bob ..." introduces a fact).
 _BACK_REFERENCE = re.compile(
     r"\b(?:it|them|this|(?:the|that) (?:result|answer|output|sum|total)|that(?=\W*$)|a copy)\b"
-    r"|\bwhat (?:comes out|you get)\b",
+    r"|\bwhat (?:comes (?:out|back)|you get)\b",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"\b(?:its|their|they)\b", re.I)  # "its title", "what they wrote"
@@ -171,6 +171,19 @@ def points_at_values(clause: str) -> bool:
     return _THESE.search(clause) is not None
 
 
+# "... and tell me what the customers complained about": asking what a result says.
+_TELL_ME = re.compile(
+    r"^(?:and\s+)?(?:then\s+)?(?:please\s+)?(?:tell|show|give)\s+me\s+"
+    r"(?:what|which|who|whom|whose|how|whether|if|when|where|why)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_me(clause: str) -> bool:
+    """Whether the clause asks to be told something ("tell me what they complained about")."""
+    return _TELL_ME.match(clause.strip()) is not None
+
+
 def refers_back(clause: str, *, possessive: bool = False, personal: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
     `possessive`, also by "its", "their" or "they"; with `personal`, by "her", "his", "he" or
@@ -242,6 +255,8 @@ _DETERMINERS |= {"many", "few", "several", "some", "any", "all"}  # "how many re
 _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
+    # "add up the amounts of his orders": a sum, no row added
+    (re.compile(r"\badd\s+up\b", re.I), "total"),
     # "rename the item "USB-C cable" to ...": a value changed, not a file moved
     (
         re.compile(
@@ -407,7 +422,9 @@ def without_values(clause: Clause) -> str:
 _METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
     r"\b(?:metadata|size|sizes|bytes|how (?:big|large|old)|modified|created|creation|permissions?|"
-    r"owner|info|information|stat|when was|last (?:changed|edited|updated)|modification|"
+    r"owner|info|information|stat|last (?:changed|edited|updated)|modification|"
+    # "when was a.txt last touched", not "when was the final proposal sent"
+    r"when\s+was\s+(?:\S+\s+){0,4}?(?:made|written|saved|touched|changed|edited|updated)|"
     r"schema|columns|structure|fields|describe)\b",
     re.IGNORECASE,
 )

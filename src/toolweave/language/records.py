@@ -243,6 +243,7 @@ def _spans(
                 and word.lower() in lowered
                 and (at := _named(text, word)) is not None
                 and not (any_one and word != name and _ANY_ONE.search(text[:at]))
+                and not (word != name and _as_a_verb(text, at, len(word)))
             ):
                 found.append(Quoted(start=at, end=at + len(word), value=name))
                 break
@@ -252,6 +253,16 @@ def _spans(
 # "place an order", "a minimum order": any one thing of the kind, not the table of them (unless
 # it is added).
 _ANY_ONE = re.compile(r"\b(?:a|an)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+# "hoping to order bread": the singular as a verb, after "to" or a person (not "to order 4",
+# whose number the caller's pattern requires anyway)
+_A_VERB = re.compile(r"\b(?:to|i|we|you|they|please)\s+$", re.IGNORECASE)
+
+
+def _as_a_verb(text: str, at: int, length: int) -> bool:
+    numbered = re.match(r"\s*(?:#|no\.?\s*|number\s+)?\d", text[at + length :])
+    return _A_VERB.search(text[:at]) is not None and not numbered
 
 
 _OWNERS = "my|the|our|your"  # "in your memory": the assistant's is the user's
@@ -385,9 +396,16 @@ def _related(
     Oslo" says what Dana is, and "Rosa's Bakery" is one name). A relation to remove may be
     said to hold no longer ("Bob no longer works at Initech")."""
     for first, second in pairwise(names):
+        # "the 'leads' relation from Alice to Project Falcon": the kind said before them
+        if (said := _RELATION_SAID.search(text[: first.start])) and re.fullmatch(
+            r"\s+(?:to|and)\s+", text[first.end : second.start]
+        ):
+            return (first, second), said["kind"]
+    for first, second in pairwise(names):
         between = text[first.end : second.start]
         if removal:
             between = _NO_LONGER.sub(" ", between)
+        between = _QUOTED_RELATION.sub(r" \1 ", between)  # "Carol 'reports to' Alice"
         words = between.split()
         if (
             _RELATING.fullmatch(between)
@@ -416,6 +434,10 @@ def _removing(clause: Clause) -> bool:
     return _REMOVING.search(clause.text) is not None
 
 
+_QUOTED_RELATION = re.compile(r"^\s+[\"'“‘]([a-z]+(?:\s+[a-z]+){0,2})[\"'”’]\s+$")
+_RELATION_SAID = re.compile(
+    r"[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]\s+relation(?:ship)?\s+(?:from|between)\s+$"
+)
 _NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)
 _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
 _DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}

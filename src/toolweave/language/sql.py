@@ -504,7 +504,7 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     column = _one_said(text, columns) or _one_taking(text, columns, given)
     if not column or len(known.values) != 2:
         return None
-    written = re.search(rf"\b{re.escape(column)}\s*=\s*(?P<v>{_STRICT_VALUE})", text)
+    written = _written(column, text)
     after_to = [v for v, k in given.items() if _takes(column, k) and _after_to(v, text)]
     new = written["v"] if written and written["v"] in given else next(iter(after_to), None)
     if new is None or len(after_to) > 1:
@@ -519,6 +519,16 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     return f"UPDATE {table} SET {column} = {_literal(new)} WHERE {where[0]} = {_literal(row)}"
 
 
+def _written(column: str, text: str) -> re.Match[str] | None:
+    """The value written for the column: "city = Hamburg", "so her city is Seville" (not
+    "whose city is Lyon", which finds the row)."""
+    said = rf"\b{re.escape(column)}\s*(?:=|\s(?:is|becomes|should\s+be)\s+(?:now\s+)?)\s*"
+    for match in re.finditer(rf"{said}(?P<v>{_STRICT_VALUE})", text):
+        if not re.search(r"\b(?:whose|where|with|when|if)\s+(?:the\s+)?$", text[: match.start()]):
+            return match
+    return None
+
+
 def _one_taking(text: str, columns: Sequence[str], given: Mapping[str, str]) -> str | None:
     """The one column that takes the kind of the one value written after "to", when the clause
     names none ("Bob Chen moved to Vancouver, update the users table": city)."""
@@ -527,8 +537,12 @@ def _one_taking(text: str, columns: Sequence[str], given: Mapping[str, str]) -> 
     return taking[0] if len(taking) == 1 else None
 
 
+# What a value becomes: "to Vancouver", "so her city is Seville", "is now Seville".
+_BECOMES = r"(?:to|becomes|is\s+now|should\s+be|so\s+(?:that\s+)?[\w'’ ]{1,40}?\s+is)"
+
+
 def _after_to(value: str, text: str) -> bool:
-    return re.search(rf"\bto\s+{re.escape(value)}\b", text) is not None
+    return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}\b", text) is not None
 
 
 def _delete(text: str, held: list[str], known: Known) -> str | None:

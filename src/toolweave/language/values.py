@@ -360,6 +360,8 @@ def said_in(text: str) -> list[Quoted]:
         value = match["said"].strip()
         if announced := _ANNOUNCED.match(value):  # "echo back exactly this: Hello, World!"
             value = value[announced.end() :]
+        if not re.search(r"\w", value):  # "... with the note 'x'?": its "?" is no text
+            continue
         if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
             continue
         if _POINTED.match(value):  # "add that person to the users table": a thing, no text

@@ -42,6 +42,7 @@ from toolweave.language.parameters import (
     options,
     param_kind,
     place_role,
+    sql_kinds,
 )
 from toolweave.language.text import readable_name
 from toolweave.navigation.fields import WHOLE, Match, OutputField, best_field, output_fields
@@ -187,6 +188,8 @@ class _Linker:
         prop = _properties(tool).get(name, {})
         if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
             return  # what a change acts on is where the user says: never a result's text
+        if changes_things(tool) and sql_kinds(name, prop):
+            return  # nor the statement it runs: a result is data, never a command
         if deletes(tool) and json_type(prop) == "array":
             return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
         records = json_type(prop) == "array" and json_type(prop.get("items") or {}) == "object"

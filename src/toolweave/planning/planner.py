@@ -35,6 +35,7 @@ from toolweave.language.cues import (
     names_what_it_does,
     points_at,
     refers_back,
+    tells_me,
 )
 from toolweave.language.parameters import changes_things
 from toolweave.language.text import readable_name
@@ -240,6 +241,10 @@ def _about_the_result(
     after_tool = fallback is None or before.key != fallback.key
     if not fitting:  # "... and give me their names", "her email" after a tool's rows
         pointing = refers_back(clause.text, possessive=after_tool, personal=after_tool)
+        # "... and tell me what the customers complained about", giving nothing to look up
+        pointing = pointing or (
+            after_tool and tells_me(clause.text) and not values_of(clause).count
+        )
         return not asks_to_change(clause.text) and (pointing or _names_its_fields(clause, before))
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named

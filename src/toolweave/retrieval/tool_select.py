@@ -301,7 +301,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         # "write hello to a.txt" is no reading of a.txt; a thing the server holds that a change
         # names ("insert a row into the users table") is not described instead ("add 17 and 25"
         # may be a sum; Seal-Tools' unannotated tools lost an item to a larger penalty for all).
-        held = candidate.holds and not _computes(tool)
+        # So is one that declares it only reads ("create a README.txt in /srv/inv saying ..."
+        # is no reading of it): unannotated tools may change things unsaid.
+        declared = tool.hints.read_only is True
+        held = (candidate.holds or declared) and not _computes(tool)
         evidence -= VALUE_WEIGHT if held else ACTION_WEIGHT
     gate = candidate.score + evidence - RANK_PENALTY * rank
     return gate + nouns, gate
