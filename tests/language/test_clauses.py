@@ -355,6 +355,17 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "How many cases are there in South Africa? Also, please get news about South Africa.",
             ["How many cases are there in South Africa?", "get news about South Africa."],
         ),
+        # A verb that goes on a statement after "and" opens no request; a question's does.
+        (
+            "A form came in and was saved as /a/f.txt. Could you read it?",
+            ["Could you read /a/f.txt?"],
+        ),
+        ("what time is it and is it raining?", ["what time is it", "is it raining?"]),
+        # The person in a file added to a table: the file read, then the row added.
+        (
+            "add the person in /a/form.txt to the users table",
+            ["read /a/form.txt", "add the person to the users table"],
+        ),
         # A new folder with a file in it: the folder, then the file.
         (
             "new folder /a/inv with a README.txt in it: 'Scanned'",

@@ -196,6 +196,7 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("Who founded the firm his father named?") == ""  # "who" is the person
     assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun
     assert pointing("fetch http://x.org/a.html", "tell me what it says") == ""  # a result
+    assert pointing("read /a/form.txt", "add that customer to the users table") == ""  # in it
     assert pointing('echo "he said so"') == ""  # quoted: the user's text, no pointing
     # Someone by a role alone, unless the request said the role before.
     assert pointing("change that customer's email address in the database") == "that customer"

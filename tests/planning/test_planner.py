@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from toolweave.language import clause_of
+from toolweave.language import analyse, clause_of
+from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.planner import plan_steps
 from toolweave.types import Candidate, Quoted, ToolHints, ToolSpec
 
@@ -359,3 +360,33 @@ def test_a_folder_the_request_says_is_new_is_made_first() -> None:
     text = 'Create /srv/drafts/intro.md with the text "# Hi" (the drafts folder doesn\'t exist yet)'
     assert planned(text) == [("create_directory", {"path": "/srv/drafts"}), ("write_file", {})]
     assert planned('Create /srv/drafts/intro.md with the text "# Hi"') == [("write_file", {})]
+
+
+def test_a_row_a_file_gives_is_inserted_from_it() -> None:
+    """ "Read the form in /a/form.txt and add that customer to the users table": mcp-server-
+    sqlite's write_query runs the INSERT of the row the file's labelled lines give (dataflow),
+    not create_table; the file's text is never run as a statement."""
+    sql = {"type": "string", "description": "SQL query to execute"}
+    write = tool("write_query", {"query": sql})
+    create = tool("create_table", {"query": {**sql, "description": "CREATE TABLE SQL statement"}})
+
+    def planned(first: str, second: str) -> list[tuple[str, dict]]:
+        clauses = [clause_of(n, text, TODAY) for n, text in enumerate([first, second])]
+        clauses[1].held = [Quoted(start=second.index("users"), end=0, value="users")]
+        clauses[1].fields = {"users": ["id", "name", "email", "city"]}
+        ranked = [[Candidate(tool=READ_FILE, score=0.5)]]
+        ranked.append([Candidate(tool=create, score=0.5), Candidate(tool=write, score=0.3)])
+        plan = plan_steps(clauses, ranked, min_score=0.28, fallback=SEARCH)
+        tools = {t.key: t for t in (READ_FILE, write, create)}
+        linked, _ = link_data_flow(plan, tools, analyse(f"{first}. {second}", TODAY))
+        return [(s.tool, s.arguments) for s in linked.steps]
+
+    row = "{{s1.result | row:users:name,email,city}}"
+    assert planned("read /a/form.txt", "add that customer to the users table") == [
+        ("read_text_file", {}),
+        ("write_query", {"query": row}),
+    ]
+    # The request's own row is its own; nothing read, nothing taken from a result.
+    own = planned("read /a/form.txt", "add Frank (frank@x.org) to the users table")
+    assert row not in str(own)
+    assert planned("what time is it", "add that customer to the users table")[-1][1] == {}

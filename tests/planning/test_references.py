@@ -201,3 +201,19 @@ def test_the_last_line_that_is_not_blank() -> None:
     }
     with pytest.raises(UnresolvedReference, match="s2's result has no line that is not blank"):
         resolve({"c": "{{s2.result | last_line}}"}, notes)
+
+
+def test_a_row_from_the_labelled_lines_of_a_text() -> None:
+    """A sign-up form read from a file, added to a table: its values quoted, never its text
+    run as a statement."""
+    form = {"s1": "New customer sign-up\nName: Grace O'Hara\nEmail: g@x.org\nCity: Arlington\n"}
+    query = "{{s1.result | row:users:name,email,city,age}}"
+    assert resolve({"q": query}, form) == {
+        "q": "INSERT INTO users (name, email, city) "
+        "VALUES ('Grace O''Hara', 'g@x.org', 'Arlington')"
+    }
+    assert rename_references({"q": query}, {"s1": "s2"}) == {
+        "q": "{{s2.result | row:users:name,email,city,age}}"
+    }
+    with pytest.raises(UnresolvedReference, match="no line of s1's result gives a value"):
+        resolve({"q": "{{s1.result | row:orders:item,amount}}"}, form)

@@ -32,7 +32,7 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.records import names_in, records
-from toolweave.language.sql import Known, statement
+from toolweave.language.sql import Known, row_change_asked, statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import replacements, zone_ids
 from toolweave.types import (
@@ -154,6 +154,17 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+def row_table(clause: Clause) -> str | None:
+    """The one table a clause adds a row to without giving the row ("add that customer to the
+    users table"): the row is then what the step before read, if anything."""
+    tables = {h.value for h in clause.held if h.value in clause.fields}
+    if row_change_asked(clause.text) != "insert" or len(tables) != 1:
+        return None
+    if statement(clause.text, ("insert",), _known(clause)) is not None:
+        return None  # "add Frank (frank@x.org) to users": its own row
+    return next(iter(tables))
 
 
 def _known(clause: Clause) -> Known:
@@ -599,7 +610,7 @@ def _revision(clause: Clause, *, of_a_file: bool) -> Found:
 _GLOB = re.compile(r"(?<![^\s\"'“‘(])[\w./\[\]{}-]*\*[\w*?./\[\]{}-]*")
 _EXTENSION = re.compile(
     r"(?<![\w/])\.(?P<dotted>[A-Za-z0-9]{1,5})\b(?!\.)|\b(?P<word>csv|txt|md|json|py|js|ts|html?|"
-    r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files\b",
+    r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files?\b",  # "every csv file"
     re.IGNORECASE,
 )
 _BELOW = re.compile(r"\b(?:anywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b", re.I)

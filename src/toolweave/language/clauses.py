@@ -199,6 +199,15 @@ _LOOKS_IN = re.compile(
 )
 
 
+# "... and was saved as", "... and is based in": a verb that goes on the statement before, not
+# a question ("and is it raining?" asks one: its subject comes after the verb).
+_GOES_ON_AUX = re.compile(
+    r"(?:was|were|is|are|has|have|had)\s+(?!(?:it|he|she|they|there|the|a|an|this|that|my|your|"
+    r"our|their|its|you|we|i)\b)(?:been\s+)?\w+(?:ed|en)\b",
+    re.IGNORECASE,
+)
+
+
 def _pieces(sentence: str) -> list[str]:
     """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
     pieces, start = [], 0
@@ -210,6 +219,8 @@ def _pieces(sentence: str) -> list[str]:
             continue  # "where may I read and write files?": two verbs of one question
         if _LOOKS_IN.search(before):
             continue  # "check your memory and tell me about Falcon": where to look, then what
+        if _GOES_ON_AUX.match(after) and not match.group("list"):
+            continue  # "a form came in and was saved as /a/f.txt": one statement
         told = states_first(f"{before}, {after}") or (_gives(before) and _bare_change(after))
         if match.group().strip() == "," and told and _states(before):
             continue
@@ -261,12 +272,23 @@ _RELAY = re.compile(
 _ARROW = re.compile(r"^(?P<what>.+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
 
 
+# "add the person in /a/form.txt to the users table": what the file says goes in as a row.
+_ROW_IN = re.compile(
+    r"^(?P<verb>(?:please\s+)?(?:add|insert|put)\s+(?:the|that)\s+[a-z]+)\s+(?:in|from)\s+"
+    r"(?P<file>\S+\.\w+)\s+(?P<rest>(?:to|into)\s+(?:the\s+)?\w+\s+table\b.*)$",
+    re.IGNORECASE,
+)
+
+
 def _copied(piece: str) -> list[str]:
     """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
     to errors.txt"; so is a request to write what a tool tells ("what memory knows about
     Falcon", "save it to falcon.txt"), unless it gives the text ("write the text Hello from
     Paris to b.txt"). The text written is then what was read, never made up."""
     text = piece.strip()
+    row = _ROW_IN.match(text)
+    if row and locators_in(row["file"]):
+        return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
     arrow = _ARROW.match(text)
     if arrow and locators_in(arrow["where"]) and not asks_to_change(arrow["what"]):
         return [arrow["what"], f"save it to {arrow['where']}{arrow['rest'] or ''}"]

@@ -391,12 +391,13 @@ _NEGATED = re.compile(
 
 
 # Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
-# "anything uncommitted" (git_status).
+# "anything uncommitted" (git_status), "the biggest file" (list_directory_with_sizes).
 _NOUNS = {
     "log": {"history"},
     "logs": {"history"},
     "status": {"uncommitted", "modified"},
     "staged": {"cached"},
+    "sizes": {"biggest", "largest", "smallest", "size"},
 }
 
 

@@ -20,7 +20,7 @@ from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.questions import stem
 from toolweave.language.text import OPENERS, readable_name
 from toolweave.language.values import NOT_PLACES
-from toolweave.types import Clause, Quoted, Span
+from toolweave.types import Clause, Quoted, Span, Values
 
 # A name: capitalised words ("Alice", "Project Falcon", "O'Neil"), a possessive's "'s" left out;
 # not words in capitals ("INTEGER PRIMARY KEY").
@@ -93,8 +93,12 @@ def unnamed_reference(clauses: list[Clause]) -> str:
     before = ""
     for i, clause in enumerate(clauses):
         text = without_values(clause)  # a pronoun inside a quote or a path points at nothing
-        # "the customer's email for order 5": the order says who.
+        # "the customer's email for order 5": the order says who; "read the form in a.txt and
+        # add that customer to users": the file does.
         identified = bool(clause.values and clause.values.numbers) or bool(clause.held)
+        identified = identified or any(
+            x.kind in ("path", "url") for c in clauses[:i] for x in (c.values or Values()).locators
+        )
         person = _PERSON.search(text) or (None if identified else _SOMEONE.search(text))
         # "the man who founded the company his father named", "which user has ... and what is
         # the user's city": the person is said before.

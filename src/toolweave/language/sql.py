@@ -188,7 +188,8 @@ def _plain(name: str) -> bool:
     return name.isidentifier() and name.lower() not in _NOT_TABLES | _SQL_WORDS
 
 
-def _literal(value: str) -> str:
+def sql_literal(value: str) -> str:
+    """The value as an SQL literal: a number as written, anything else a quoted string."""
     value = value.strip()
     if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
         return value
@@ -246,7 +247,7 @@ def _where(text: str, amount: str | None = None) -> str | None:
         return ""
     column = match["c1"] or match["c2"] or match["c3"]
     value = match["v1"] or match["v2"] or match["v3"]
-    return f" WHERE {column} = {_literal(value)}" if _plain(column) else None
+    return f" WHERE {column} = {sql_literal(value)}" if _plain(column) else None
 
 
 def _select(text: str, held: list[str], known: Known) -> str | None:
@@ -411,7 +412,7 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
         return None
     columns = ", ".join(c for c, _ in pairs)
-    values = ", ".join(_literal(v) for _, v in pairs)
+    values = ", ".join(sql_literal(v) for _, v in pairs)
     return f"INSERT INTO {table} ({columns}) VALUES ({values})"
 
 
@@ -466,7 +467,7 @@ def _where_by_kind(columns: Sequence[str], given: Sequence[tuple[str, str]]) -> 
         return ""
     kind, value = given[0]
     columns = [c for c in columns if _takes(c, kind)]
-    return f" WHERE {columns[0]} = {_literal(value)}" if len(columns) == 1 else ""
+    return f" WHERE {columns[0]} = {sql_literal(value)}" if len(columns) == 1 else ""
 
 
 def _update(text: str, held: list[str], known: Known) -> str | None:
@@ -476,9 +477,11 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
     if not table:
         return None
     if match and _plain(match["c"]):
-        return f"UPDATE {table} SET {match['c']} = {_literal(match['v'])} WHERE id = {match['id']}"
+        return (
+            f"UPDATE {table} SET {match['c']} = {sql_literal(match['v'])} WHERE id = {match['id']}"
+        )
     if (renamed := _RENAMED.search(text)) and _plain(renamed["c"]):
-        column, old, new = renamed["c"], _literal(renamed["old"]), _literal(renamed["new"])
+        column, old, new = renamed["c"], sql_literal(renamed["old"]), sql_literal(renamed["new"])
         return f"UPDATE {table} SET {column} = {new} WHERE {column} = {old}"
     return _update_by_kind(text, table, known)
 
@@ -516,7 +519,7 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     where = [c for c in columns if c != column and _takes(c, kind)]
     if len(where) != 1:
         return None
-    return f"UPDATE {table} SET {column} = {_literal(new)} WHERE {where[0]} = {_literal(row)}"
+    return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {where[0]} = {sql_literal(row)}"
 
 
 def _written(column: str, text: str) -> re.Match[str] | None:

@@ -30,6 +30,7 @@ from toolweave.language.binding import (
     appended_edits,
     extract_arguments,
     place_for_role,
+    row_table,
     values_of,
 )
 from toolweave.language.cues import fact_asked, lines_asked, passes_its, refers_back
@@ -189,7 +190,8 @@ class _Linker:
         if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
             return  # what a change acts on is where the user says: never a result's text
         if changes_things(tool) and sql_kinds(name, prop):
-            return  # nor the statement it runs: a result is data, never a command
+            self._row_read(step, name, prop)  # a result is data, never a command: only a row
+            return
         if deletes(tool) and json_type(prop) == "array":
             return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
         records = json_type(prop) == "array" and json_type(prop.get("items") or {}) == "object"
@@ -236,6 +238,26 @@ class _Linker:
             self.steps.append(producer)
             self.added.append((producer, step, name))
             self._refer(step, name, producer, match, links)
+
+    def _row_read(self, step: Step, name: str, prop: dict[str, Any]) -> None:
+        """ "Read the form in a.txt and add that customer to the users table": the INSERT of
+        the row the file's labelled lines give ("Name: Grace Hopper"), in the table's columns,
+        when the step before reads a file the user names; the values are the file's, quoted as
+        SQL values, never its text as a statement."""
+        read = self.steps[-1] if self.steps else None
+        reader = self.tool_of(read) if read else None
+        table = row_table(step.clause)
+        if read is None or reader is None or table is None or changes_things(reader):
+            return
+        named = any(x.kind == "path" for x in values_of(read.clause).locators)
+        text = self._compatible(read, "string", _Links())
+        if "insert" not in sql_kinds(name, prop) or not named or text is None:
+            return
+        columns = ",".join(c for c in step.clause.fields[table] if c != "id")
+        path = f".{text.path}" if text.path else ""
+        step.arguments[name] = "{{" + f"{read.id}.result{path} | row:{table}:{columns}" + "}}"
+        step.argument_origins[name] = "reference"
+        step.depends_on.append(read.id)
 
     def _append(self, step: Step, tool: ToolSpec, name: str) -> None:
         """The edit that adds the text the clause gives after the last line of the file the

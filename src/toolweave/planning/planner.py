@@ -25,6 +25,7 @@ from toolweave.language.binding import (
     gives_all,
     locators_fill,
     points_at_missing,
+    row_table,
     value_sets,
     values_of,
 )
@@ -37,7 +38,7 @@ from toolweave.language.cues import (
     refers_back,
     tells_me,
 )
-from toolweave.language.parameters import changes_things
+from toolweave.language.parameters import changes_things, sql_kinds
 from toolweave.language.text import readable_name
 from toolweave.language.values import new_folder
 from toolweave.navigation.fields import output_fields
@@ -104,6 +105,8 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
+        if steps and (rows := _adds_what_was_read(clause, steps[-1], ranked)):
+            fitting = rows  # "read the form in a.txt and add that customer to the users table"
         if steps and _about_the_result(clause, steps[-1], fitting, fallback):
             continue  # "fetch X and tell me what it says": the answer is the earlier result
         # Search answers what is asked, never a change: "insert Frank into users" is not looked
@@ -226,6 +229,21 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
         ),
         None,
     )
+
+
+def _adds_what_was_read(clause: Clause, before: Step, ranked: list[Candidate]) -> list[Candidate]:
+    """The tools that run an INSERT, for a clause that adds a row to a table without giving it
+    after a step that reads a file the user names: the row is the file's (dataflow)."""
+    if row_table(clause) is None or not any(
+        x.kind == "path" for x in values_of(before.clause).locators
+    ):
+        return []
+    return [c for c in ranked if changes_things(c.tool) and _runs_inserts(c.tool)]
+
+
+def _runs_inserts(tool: ToolSpec) -> bool:
+    properties = tool.input_schema.get("properties") or {}
+    return any("insert" in sql_kinds(name, prop) for name, prop in properties.items())
 
 
 def _about_the_result(

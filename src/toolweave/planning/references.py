@@ -5,7 +5,10 @@ result of step s1, or a part of it reached by keys and list indexes (keys cannot
 spaces), and `{{s1.result | lines:ERROR}}`: the lines of that text that hold the word (any
 case), as the request asked for them ("save the ERROR line of server.log to errors.txt"), and
 `{{s1.result | last_line}}`: its last line that is not blank (what a line appended to a file
-is put after). A value that is exactly one reference takes the referenced value with its type;
+is put after), and `{{s1.result | row:users:name,email,city}}`: an INSERT of the row its labelled
+lines give ("Name: Grace Hopper"), for those of the table's columns they name, each value an SQL
+string literal (what a sign-up form read from a file adds to a table). A value that is exactly
+one reference takes the referenced value with its type;
 a reference inside a longer string is formatted into it (text as is, anything else as compact
 JSON, so numbers read as numbers).
 """
@@ -19,12 +22,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from toolweave.errors import ToolweaveError
+from toolweave.language.sql import sql_literal
 from toolweave.types import Plan
 
 REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
-    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<last>last_line)))?\s*\}\}"
+    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<last>last_line)"
+    r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)))?\s*\}\}"
 )
+# "Name: Grace Hopper": a labelled line, its label and its value.
+_LABELLED = re.compile(r"^\s*(?P<label>[A-Za-z][\w -]{0,30}?)\s*:\s*(?P<value>\S.*?)\s*$", re.M)
 
 # How many keys or step ids an error message lists before it stops.
 _LISTED = 10
@@ -134,6 +141,8 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
             raise fail(problem)
         value = value[int(segment)] if isinstance(value, list | tuple) else value[segment]
         where += f".{segment}"
+    if match["table"] is not None:
+        return _row(_format(value), match["table"], match["columns"].split(","), fail, where)
     if match["last"] is not None:
         filled = [line for line in _format(value).splitlines() if line.strip()]
         if not filled:
@@ -147,8 +156,28 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
     return "\n".join(lines)
 
 
+def _row(
+    text: str,
+    table: str,
+    columns: list[str],
+    fail: Callable[[str], UnresolvedReference],
+    where: str,
+) -> str:
+    """The INSERT of the row the text's labelled lines give, for the columns they name."""
+    labelled: dict[str, str] = {}
+    for line in _LABELLED.finditer(text):
+        labelled.setdefault(re.sub(r"[\s-]+", "_", line["label"].strip().lower()), line["value"])
+    named = [c for c in columns if c in labelled]
+    if not named:  # nothing to add is a failed step, not an empty row
+        raise fail(f"no line of {where} gives a value for {', '.join(columns)}")
+    values = ", ".join(sql_literal(labelled[c]) for c in named)
+    return f"INSERT INTO {table} ({', '.join(named)}) VALUES ({values})"
+
+
 def _filter(match: re.Match[str]) -> str:
     """The reference's filter as written canonically (" | lines:ERROR"), or ""."""
+    if match["table"] is not None:
+        return f" | row:{match['table']}:{match['columns']}"
     if match["last"] is not None:
         return " | last_line"
     return f" | lines:{match['word']}" if match["word"] is not None else ""
