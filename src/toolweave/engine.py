@@ -234,6 +234,11 @@ class Engine:
         if ready:
             await self._sample(ready)
 
+    async def resample(self, servers: Iterable[str]) -> None:
+        """Sample again what these servers hold, their state changed outside the engine (an
+        evaluation's sandbox restored after a request that changed it)."""
+        await self._sample({s.name for s in self.servers if s.state == "ready"} & set(servers))
+
     async def _sample(self, servers: set[str]) -> None:
         """What these ready servers hold now (`Contents`), unless sampling is turned off."""
         if self.settings.mcp.sample_contents:

@@ -10,7 +10,14 @@ from types import SimpleNamespace
 import pytest
 
 from toolweave.errors import InputError
-from toolweave.evals.servers import _unasked_changes, load_tasks, run_servers_eval
+from toolweave.evals.servers import (
+    _unasked_changes,
+    engine_over,
+    load_tasks,
+    run_one,
+    run_servers_eval,
+    sandboxed,
+)
 from toolweave.settings import Settings, load_settings
 from toolweave.types import Observation, ToolSpec
 
@@ -165,6 +172,34 @@ async def test_a_name_the_memory_graph_holds_sends_the_question_to_it(
     sampled when it starts, does (catalog/contents.py)."""
     _, [result] = await run_servers_eval(settings, ["dev"], data=suite(tmp_path, HELD))
     assert result.success, (result.calls, result.problems)
+
+
+NEW_ENTITY = """
+tasks:
+  - id: new-entity
+    split: dev
+    kind: write
+    asks: ["remember Zed Quill - person, plays the oboe"]
+    calls:
+      - tool: memory.create_entities
+    effects: [{entity: Zed Quill, observations: [plays the oboe]}]
+"""
+
+
+async def test_each_request_starts_from_the_sandbox_and_what_it_holds(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A name a request's change added is held no more when the next request starts: the
+    sandbox is restored and the engine samples its servers again (a stale sample had let
+    `add_observations` fit a name the graph no longer had)."""
+    data = suite(tmp_path, NEW_ENTITY)
+    [task] = load_tasks(data / "cases.yaml")
+    with sandboxed(settings, data, lambda _: None) as (sandbox, servers, state):
+        async with engine_over(settings, servers, state, lambda _: None) as engine:
+            result, _ = await run_one(engine, sandbox, task, task.asks[0], False)
+            assert result.success, (result.calls, result.problems)
+            assert "Zed Quill" not in engine.contents.held().get("memory", [])
+            assert "Bob" in engine.contents.held()["memory"]
 
 
 def test_a_change_no_expected_call_names_is_unrequested_even_if_the_sandbox_cannot_see_it() -> None:

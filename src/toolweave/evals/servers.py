@@ -274,7 +274,19 @@ async def run_one(
     seconds = time.perf_counter() - started
     after = sandbox.state()
     changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
-    return _score(engine, sandbox, task, request, answer, changed, seconds), answer
+    result = _score(engine, sandbox, task, request, answer, changed, seconds)
+    # The next request starts from the sandbox as described, the engine knowing what its
+    # servers hold then: a name a change added is held no more.
+    tools = {tool.key: tool for tool in engine.tools}
+    acted = {
+        o.server
+        for o in answer.observations
+        if o.ok and (tool := tools.get(o.key)) is not None and changes_things(tool)
+    }
+    if acted:
+        sandbox.reset()
+        await engine.resample(acted)
+    return result, answer
 
 
 async def _gold_answer(engine: Engine, task: Task, request: str, values: dict[str, str]) -> Answer:
