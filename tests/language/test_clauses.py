@@ -361,6 +361,15 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Could you read /a/f.txt?"],
         ),
         ("what time is it and is it raining?", ["what time is it", "is it raining?"]),
+        (
+            "I made edits in /r and can't remember what they were. Could you show the diff?",
+            ["in /r, Could you show the diff?"],
+        ),
+        # The values of the change before, said after it, are part of it.
+        (
+            "Could you add her to the users table? Her name is Farah Haddad.",
+            ["Could you add her to the users table?; Her name is Farah Haddad."],
+        ),
         # The person in a file added to a table: the file read, then the row added.
         (
             "add the person in /a/form.txt to the users table",

@@ -47,6 +47,7 @@ def test_names_are_capitalised_words_a_request_does_not_open_with() -> None:
         ("at Rosa's Bakery", "Rosa's Bakery"),
         ("New customer for users: Farid Haddad", "Farid Haddad"),
         ("add New York to memory", "New York"),
+        ("add her to users; Her name is Farah Haddad", "Farah Haddad"),
     ):
         assert [n.value for n in names_in(clause_of(0, text, TODAY))] == [name]
 

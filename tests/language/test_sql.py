@@ -411,3 +411,10 @@ def test_an_update_takes_the_value_its_column_is_said_to_become() -> None:
     )
     whose = "update the users table whose city is Seville for Carla Reyes"
     assert statement(whose, known=known) is None
+
+
+def test_an_insert_takes_only_the_columns_the_table_has() -> None:
+    """ "with their name, email and city" names the columns, it gives no values."""
+    known = Known(held=["users"], columns={"users": ["id", "name", "email", "city"]})
+    text = "add that customer to the users table with their name, email and city"
+    assert statement(text, known=known) is None

@@ -99,7 +99,9 @@ _STATEMENT = re.compile(
 # A sentence that goes on describing what the change before it makes: "Add a company called
 # Globex to memory; it is based in Springfield", "...; it starts in April" is one request.
 _GOES_ON = re.compile(
-    r"^(?:it|he|she|they)(?:'s|'re|\s+(?:is|are|was|were|has|have|will|[a-z]+s))\b", re.I
+    r"^(?:it|he|she|they)(?:'s|'re|\s+(?:is|are|was|were|has|have|will|[a-z]+s))\b"
+    r"|^(?:its|his|her|their)\s+\w+\s+(?:is|are)\b",  # "Her name is Farah Haddad, ..."
+    re.I,
 )
 
 
@@ -203,7 +205,9 @@ _LOOKS_IN = re.compile(
 # a question ("and is it raining?" asks one: its subject comes after the verb).
 _GOES_ON_AUX = re.compile(
     r"(?:was|were|is|are|has|have|had)\s+(?!(?:it|he|she|they|there|the|a|an|this|that|my|your|"
-    r"our|their|its|you|we|i)\b)(?:been\s+)?\w+(?:ed|en)\b",
+    r"our|their|its|you|we|i)\b)(?:been\s+)?\w+(?:ed|en)\b"
+    # "... and can't remember what they were"
+    r"|(?:can'?t|cannot|couldn'?t)\s+(?:remember|recall|find|see|tell|figure)\b",
     re.IGNORECASE,
 )
 

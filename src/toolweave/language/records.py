@@ -31,6 +31,7 @@ _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "re
 # A word that opens a sentence is no name either: "No duplicates", "Our product names ...".
 _NOT_NAMES |= {"no", "yes", "ok", "okay", "hi", "hello", "hey", "thanks", "sorry", "oops"}
 _NOT_NAMES |= {"we", "our", "us", "you", "your", "they", "their", "it", "its", "in", "on"}
+_NOT_NAMES |= {"he", "him", "his", "she", "her", "hers", "them", "me"}  # "Her name is Farah"
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
 # "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
 # "new company in memory: Globex": what kind of thing it is.

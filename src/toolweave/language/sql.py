@@ -411,6 +411,10 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
         return None
     if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
         return None
+    if (known_columns := known.columns.get(table)) and any(
+        c not in known_columns for c, _ in pairs
+    ):
+        return None  # "with their name, email and city" names columns, gives no values
     columns = ", ".join(c for c, _ in pairs)
     values = ", ".join(sql_literal(v) for _, v in pairs)
     return f"INSERT INTO {table} ({columns}) VALUES ({values})"
