@@ -464,10 +464,11 @@ def _carry_told(clauses: list[str]) -> list[str]:
     someone (or a file, a folder) itself, or after two, keeps its words. A stating sentence
     before a request is no request of its own: left out when the request gives a value of
     every kind it gives ("We're inviting the users in Lyon. Could you get the emails of the
-    users in Lyon?", "I'm about to write a report. Could you ..."), else part of the request
-    ("Emma Schultz moved to Hamburg. Update her city in users.", a question likewise) as it is
-    when the request keeps what it says ("Carol works at Initech now. Add that to the graph.");
-    a wish is a request of its own."""
+    users in Lyon?", "I'm about to write a report. Could you ..."), else part of a change or a
+    question ("Emma Schultz moved to Hamburg. Update her city in users.") and a step of its own
+    before any other request ("The id of Kyle is kyle1. Retrieve whom she follows."); part of
+    the request too when it keeps what the sentence says ("Carol works at Initech now. Add that
+    to the graph."). A wish is a request of its own ("I need the weather in Paris.")."""
     carried: list[str] = []
     for clause in clauses:
         before = carried[-1] if carried else ""
