@@ -156,6 +156,11 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
     return filled
 
 
+def gives_a_path(clause: Clause) -> bool:
+    """Whether the clause names a file or folder (what a row added after it may be read from)."""
+    return any(x.kind == "path" for x in values_of(clause).locators)
+
+
 def row_table(clause: Clause) -> str | None:
     """The one table a clause adds a row to without giving the row ("add that customer to the
     users table"): the row is then what the step before read, if anything."""

@@ -29,6 +29,7 @@ from toolweave.language.binding import (
     Filled,
     appended_edits,
     extract_arguments,
+    gives_a_path,
     place_for_role,
     row_table,
     values_of,
@@ -249,9 +250,8 @@ class _Linker:
         table = row_table(step.clause)
         if read is None or reader is None or table is None or changes_things(reader):
             return
-        named = any(x.kind == "path" for x in values_of(read.clause).locators)
         text = self._compatible(read, "string", _Links())
-        if "insert" not in sql_kinds(name, prop) or not named or text is None:
+        if "insert" not in sql_kinds(name, prop) or not gives_a_path(read.clause) or text is None:
             return
         columns = ",".join(c for c in step.clause.fields[table] if c != "id")
         path = f".{text.path}" if text.path else ""

@@ -22,6 +22,7 @@ from toolweave.language.binding import (
     appended_edits,
     feasibility,
     files_left,
+    gives_a_path,
     gives_all,
     locators_fill,
     points_at_missing,
@@ -234,9 +235,7 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
 def _adds_what_was_read(clause: Clause, before: Step, ranked: list[Candidate]) -> list[Candidate]:
     """The tools that run an INSERT, for a clause that adds a row to a table without giving it
     after a step that reads a file the user names: the row is the file's (dataflow)."""
-    if row_table(clause) is None or not any(
-        x.kind == "path" for x in values_of(before.clause).locators
-    ):
+    if row_table(clause) is None or not gives_a_path(before.clause):
         return []
     return [c for c in ranked if changes_things(c.tool) and _runs_inserts(c.tool)]
 
