@@ -253,14 +253,16 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     sql = {"properties": {"query": {"type": "string", "description": "SQL"}}, "required": ["query"]}
     into = clause_of(0, "add Carol to the users table with email c@x.org", TODAY)
     into.held = [Quoted(start=16, end=21, value="users")]
-    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), into)
+    assert (
+        misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), into) == 2
+    )
     assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), into)
     # A field of a held table changed, no place given: a record's, not a file's edit.
     edit = {"properties": {"path": {"type": "string"}, "edits": {"type": "array"}}}
     field = clause_of(0, "change order 4's amount to 5.75", TODAY)
     field.held = [Quoted(start=7, end=12, value="orders")]
     field.fields = {"orders": ["id", "item", "amount"]}
-    assert misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), field)
+    assert misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), field) == 1
     assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), field)
     saved = clause_of(0, "save order 4's amount to /srv/a.txt", TODAY)
     saved.held, saved.fields = field.held, field.fields

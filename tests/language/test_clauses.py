@@ -375,6 +375,32 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "add the person in /a/form.txt to the users table",
             ["read /a/form.txt", "add the person to the users table"],
         ),
+        # A wish denied is no request: the sentence only tells why.
+        (
+            "My brother is in Nepal and I don't want to wake him. What time is it in Kathmandu?",
+            ["What time is it in Kathmandu?"],
+        ),
+        # "her" as the one person named before: the owner of what follows, or the one added.
+        (
+            "look up Emma Schultz's email in the db and save her in memory with it",
+            ["look up Emma Schultz's email in the db", "save Emma Schultz in memory with it"],
+        ),
+        # A change that keeps facts of a table, a page or a file: read them, then keep them.
+        (
+            "add Dmitri Volkov to my memory graph as a person, with his email from the users table",
+            [
+                "get Dmitri Volkov's email from the users table",
+                "add Dmitri Volkov to my memory graph as a person with his email",
+            ],
+        ),
+        (
+            "put Project Alpha in memory as a project, with owner + deadline from /a/alpha.txt",
+            ["read /a/alpha.txt", "put Project Alpha in memory as a project with owner + deadline"],
+        ),
+        (
+            "write /a/b.txt with the text from /a/c.txt",
+            ["write /a/b.txt with the text from /a/c.txt"],
+        ),
         # A new folder with a file in it: the folder, then the file.
         (
             "new folder /a/inv with a README.txt in it: 'Scanned'",

@@ -4,12 +4,14 @@ import pytest
 
 from toolweave.language.cues import (
     asks_to_change,
+    facts_named,
     lines_asked,
     names_again,
     negation_agrees,
     searchable,
     tells_me,
 )
+from toolweave.language.values import composed
 from toolweave.types import ToolSpec
 
 
@@ -80,5 +82,30 @@ def test_a_state_the_clause_denies_is_the_tool_that_denies_it() -> None:
 def test_adding_up_asks_for_a_sum_and_telling_for_what_a_result_says() -> None:
     assert not asks_to_change("could you add up the amounts of his orders")
     assert asks_to_change("add Carol to the users table")
+    # a request that goes on after a comma is no fact before one
+    assert asks_to_change("add her to your memory as a person, with her email as a note")
     assert tells_me("and tell me what comes back") and tells_me("tell me which files changed")
     assert not tells_me("tell me a joke") and not tells_me("what did they say?")
+
+
+def test_the_facts_a_clause_names_and_a_lead_before_one() -> None:
+    assert facts_named("add Dmitri Volkov to memory with his email address") == ["email"]
+    assert facts_named("noting its owner and its deadline") == ["owner", "deadline"]
+    assert facts_named("look up Bob Chen's city in the db") == ["city"]
+    assert facts_named("get the phone number from a.html") == ["phone"]
+    assert facts_named("add it to Bob in memory") == []
+    assert facts_named("what's the name and the time?") == []  # said of too many things
+    assert composed('record it on Bob as "lives in" followed by the city') == ("lives in", "city")
+    assert composed("add 'default city is' plus that city") == ("default city is", "city")
+    assert composed('add "likes tea" to Bob') is None
+
+
+def test_a_to_do_ticked_off_is_a_change() -> None:
+    for text in (
+        "tick off 'call the bank' in todo.md",
+        'todo.md: mark "call the bank" done',
+        "mark the 'call the bank' item in /a/todo.md as done",
+        "cross 'call the bank' off",
+    ):
+        assert asks_to_change(text), text
+    assert not asks_to_change("what's marked done in todo.md?")

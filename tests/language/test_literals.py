@@ -53,6 +53,10 @@ def test_urls_paths_and_emails_are_found_whole(text: str, expected: list[Any]) -
 def test_numbers_inside_a_url_or_path_are_not_values() -> None:
     values = read_values("fetch http://127.0.0.1:8765/page2 and read /tmp/v2/a.txt", TODAY)
     assert values.numbers == [] and values.places == []
+    # a clock time is no number; a number before a colon that ends a sentence is one
+    assert read_values("at 12:30 add them", TODAY).numbers == []
+    said = read_values("one for 1250.75 and one for 348.25: please add them", TODAY).numbers
+    assert [n.value for n in said] == [1250.75, 348.25]
 
 
 @pytest.mark.parametrize(
@@ -231,3 +235,14 @@ def test_an_optional_switch_the_request_names_is_on(text: str, raw: bool | None)
     schema = {"type": "object", "properties": {"url": STRING, "raw": {"type": "boolean"}}}
     schema["required"] = ["url"]
     assert extract_arguments(schema, clause_of(0, text, TODAY)).arguments.get("raw") is raw
+
+
+def test_quotes_listed_as_lines_are_one_text_a_line_each() -> None:
+    lines = "Project Beta\nOwner: Sam Ortiz"
+    for text in (
+        "new file /a/b.txt: 'Project Beta' / 'Owner: Sam Ortiz'",
+        "create /a/b.txt with two lines: 'Project Beta' and 'Owner: Sam Ortiz'",
+    ):
+        assert [q.value for q in read_values(text, TODAY).quoted] == [lines]
+    # two texts for two things are two
+    assert [q.value for q in read_values("add 'x' and 'y' to Bob", TODAY).quoted] == ["x", "y"]

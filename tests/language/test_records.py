@@ -9,6 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.records import (
     held_in,
     names_in,
+    record_keeping,
     records,
     said_in,
     servers_about,
@@ -297,3 +298,37 @@ def test_a_name_quoted_whole_and_what_someone_is() -> None:
         "new person in memory: Ines Moreau, is a pilot",
     ):
         assert made(ENTITIES, text) == {"entities": ines}
+
+
+def test_a_record_keeping_facts_read_elsewhere_and_kinds_said_around_a_name() -> None:
+    kept = ["deadline: {{s1.result | value:deadline}}"]
+
+    def keeping(properties: dict[str, Any], text: str) -> Any:
+        (prop,) = properties.values()
+        return record_keeping(prop, clause_of(1, text, TODAY), kept)
+
+    alpha = {"name": "Project Alpha", "entityType": "project", "observations": kept}
+    assert keeping(ENTITIES, "save Project Alpha's deadline to memory as a new project entity") == (
+        alpha
+    )
+    assert keeping(ENTITIES, "create a project entity called Project Alpha with it") == alpha
+    assert keeping(OBSERVATIONS, "add it to Bob") == {"entityName": "Bob", "contents": kept}
+    assert keeping(ENTITIES, "add it to Bob") is None  # what kind of thing Bob is: not said
+    assert keeping(RELATIONS, "add it to Bob") is None
+
+
+def test_the_names_of_the_request_its_owners_and_a_kind_said_after_a_relation() -> None:
+    names = {"entityNames": STRINGS}
+    # "Carla Reyes's order" is an order: no entity of hers to delete; "Bob's entry" is Bob.
+    assert made(names, "delete Carla Reyes's order") == {}
+    assert made(names, "delete Bob's entry from memory") == {"entityNames": ["Bob"]}
+    # A sentence telling why before the request names no one the request acts on.
+    told = "Bob has a new colleague I'll be working with: please add Hiro Sato to memory as a"
+    hiro = {"name": "Hiro Sato", "entityType": "person", "observations": ["joined Initech"]}
+    assert made(ENTITIES, f"{told} person with the note 'joined Initech'") == {"entities": [hiro]}
+    works = {"from": "Hiro Sato", "to": "Initech", "relationType": "works at"}
+    for text in (
+        "link Hiro Sato to Initech with a 'works at' relation",
+        "link Hiro Sato to Initech with 'works at'",
+    ):
+        assert made(RELATIONS, text) == {"relations": [works]}

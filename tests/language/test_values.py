@@ -179,6 +179,11 @@ def test_the_place_of_a_role() -> None:
         ),
         ("fix /a/n.txt, the passport line should say June 10 not June 3", [("June 3", "June 10")]),
         ("what should it say instead of this?", []),
+        # what a line says now, after "from", and what it becomes
+        (
+            "change the deadline line in /a/n.txt from 2024-11-15 to 2024-12-06",
+            [("2024-11-15", "2024-12-06")],
+        ),
     ],
 )
 def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:

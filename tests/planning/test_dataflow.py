@@ -475,6 +475,14 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
     assert [s.tool for s in linked("what's at the end of /srv/notes.txt?").steps] == [
         "read_text_file"
     ]
+    # A to-do ticked off: the line that holds it becomes itself with its box ticked.
+    plan = linked("tick off 'call the bank' in /srv/todo.md")
+    assert [s.tool for s in plan.steps] == ["read_text_file", "edit_file"]
+    line, ticked = (
+        "{{s1.result.content | lines:call the bank}}",
+        "{{s1.result.content | ticked:call the bank}}",
+    )
+    assert plan.steps[1].arguments["edits"] == [{"oldText": line, "newText": ticked}]
 
 
 def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:
@@ -503,3 +511,32 @@ def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:
     assert content(f"fetch {page}", "save it to /a.txt") == "{{s1.result}}"
     assert content(f"get the page {page}", "save it to /a.txt") == "{{s1.result}}"
     assert content(f"download {page}", "save a copy as /a.txt") == "{{s1.result}}"
+
+
+def test_a_record_keeps_the_facts_the_step_before_read() -> None:
+    """ "look up Bob Chen's city in the db and add it to Bob in my memory graph" had asked what
+    to add: the record keeps the fact, its value taken from the row read; a lead quoted before
+    it comes first; a record whose contents the clause quotes keeps those."""
+    rows = tool("db", "read_query", {"query": "string"})
+    add = tool("memory", "add_observations", {"observations": "array"})
+    item = {"entityName": STRING, "contents": {"type": "array", "items": STRING}}
+    add.input_schema["properties"]["observations"] = {
+        "type": "array",
+        "items": {"type": "object", "properties": item, "required": list(item)},
+    }
+
+    def kept(read: str, change: str) -> Any:
+        linked = linked_steps(f"{read} and {change}", (read, rows), (change, add))
+        return linked[1].arguments.get("observations"), linked[1].depends_on
+
+    city = "{{s1.result | value:city}}"
+    read = "look up Bob Chen's city in the db"
+    assert kept(read, "add it to Bob in my memory graph") == (
+        [{"entityName": "Bob", "contents": [f"city: {city}"]}],
+        ["s1"],
+    )
+    assert kept(read, 'record it on Bob as "lives in" followed by the city')[0] == [
+        {"entityName": "Bob", "contents": [f"lives in {city}"]}
+    ]
+    assert kept(read, 'add "likes tea" to Bob') == (None, [])  # the clause's own, not linked
+    assert kept("look up Bob Chen in the db", "add it to Bob")[0] is None  # no fact named

@@ -217,3 +217,38 @@ def test_a_row_from_the_labelled_lines_of_a_text() -> None:
     }
     with pytest.raises(UnresolvedReference, match="no line of s1's result gives a value"):
         resolve({"q": "{{s1.result | row:orders:item,amount}}"}, form)
+
+
+def test_a_value_filter_takes_the_one_value_a_result_gives_for_a_fact() -> None:
+    """A fact read from a table row, a page or a file, passed on alone: a key of the record,
+    a labelled line, a quoted key; none, or two different, is a failed step."""
+    results = {
+        "s1": "[{'id': 2, 'name': 'Bob Chen', 'email': 'bob@x.org', 'city': 'Toronto'}]",
+        "s2": "## Contact\n* Phone: 555-0142\n**Owner:** Priya Nair\n",
+        "s3": 'DEFAULT = {"city": "Lisbon", "api_url": "https://api.x/v1"}',
+        "s4": {"rows": [{"city": "Lyon"}, {"city": "Paris"}]},
+    }
+    for reference, value in (
+        ("city: {{s1.result | value:city}}", "city: Toronto"),
+        ("{{s2.result | value:phone}}", "555-0142"),
+        ("{{s2.result | value:owner}}", "Priya Nair"),
+        ("{{s3.result | value:city}}", "Lisbon"),
+        ("{{s3.result | value:api url}}", "https://api.x/v1"),
+    ):
+        assert resolve({"x": reference}, results) == {"x": value}
+    assert rename_references({"x": "{{s1.result | value:city}}"}, {"s1": "s3"}) == {
+        "x": "{{s3.result | value:city}}"
+    }
+    with pytest.raises(UnresolvedReference, match="gives no value for 'deadline'"):
+        resolve({"x": "{{s2.result | value:deadline}}"}, results)
+    with pytest.raises(UnresolvedReference, match="gives 2 different values for 'city'"):
+        resolve({"x": "{{s4.result | value:city}}"}, results)
+
+
+def test_a_line_ticked_off_is_the_one_line_that_holds_it_with_its_box_ticked() -> None:
+    todo = {"s1": "- [ ] call the bank\n- [x] buy milk\n- [ ] call the bank later\n- [ ] post"}
+    assert resolve({"e": "{{s1.result | ticked:post}}"}, todo) == {"e": "- [x] post"}
+    with pytest.raises(UnresolvedReference, match="2 lines of s1's result hold 'call the bank'"):
+        resolve({"e": "{{s1.result | ticked:call the bank}}"}, todo)
+    with pytest.raises(UnresolvedReference, match="has no open box"):
+        resolve({"e": "{{s1.result | ticked:buy milk}}"}, todo)

@@ -18,7 +18,7 @@ from toolweave.retrieval.retriever import (
     _aggregate,
 )
 from toolweave.retrieval.tool_select import fit, lacks_name, rank_tools
-from toolweave.types import Candidate, IndexHit, ToolHints, ToolSpec
+from toolweave.types import Candidate, IndexHit, Quoted, ToolHints, ToolSpec
 
 from ..fakes import HashingEmbedder, ScriptedLLM
 
@@ -455,3 +455,31 @@ def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
     assert lacking < held - 0.15
     add.description = "Add new observations to entities"  # any, then: it may create them
     assert fit(Candidate(tool=add, score=0.3, lacks=True), clause, 0) == held
+    # A deletion of a name the server lacks deletes nothing: as unfit, whatever it says.
+    delete = ToolSpec(
+        server="memory",
+        name="delete_entities",
+        description="Delete multiple entities",
+        input_schema={"type": "object", "properties": {"entityNames": {"type": "array"}}},
+        hints=ToolHints(read_only=False, destructive=True),
+    )
+    clause = analyse("forget Dana", date(2026, 11, 26)).clauses[0]
+    assert fit(Candidate(tool=delete, score=0.3, lacks=True), clause, 0) < (
+        fit(Candidate(tool=delete, score=0.3), clause, 0) - 0.3
+    )
+
+
+def test_a_change_put_into_a_table_fits_no_tool_that_takes_no_table() -> None:
+    """ "add an order to the orders table ... with item 'Cinnamon roll'" had written the item
+    to mcp-server-sqlite's memo (`append_insight`), a change nobody asked for."""
+    memo = ToolSpec(
+        server="db",
+        name="append_insight",
+        description="Add a business insight to the memo",
+        input_schema={"properties": {"insight": {"type": "string"}}, "required": ["insight"]},
+        hints=ToolHints(read_only=False),
+    )
+    text = "add an order to the orders table for user_id 2 with item 'Cinnamon roll'"
+    clause = analyse(text, date(2026, 11, 26)).clauses[0]
+    clause.held = [Quoted(start=20, end=26, value="orders")]
+    assert fit(Candidate(tool=memo, score=0.5), clause, 0) == -1.0

@@ -14,7 +14,15 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolweave.language.cues import appends, refers_back, states_first, without_values
+from toolweave.language.cues import (
+    appends,
+    edits_a_line,
+    facts_named,
+    refers_back,
+    states_first,
+    ticks,
+    without_values,
+)
 from toolweave.language.numbers import number_words
 from toolweave.language.parameters import (
     FOLDER_WORDS,
@@ -31,7 +39,7 @@ from toolweave.language.parameters import (
     sql_kinds,
     takes_sql,
 )
-from toolweave.language.records import names_in, records
+from toolweave.language.records import names_in, record_keeping, records
 from toolweave.language.sql import Known, row_change_asked, statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import replacements, zone_ids
@@ -282,34 +290,43 @@ def _edit_fields(properties: dict[str, Any]) -> tuple[str, str, str] | None:
     return None
 
 
-def appended_edits(properties: dict[str, Any], clause: Clause, last: str) -> dict[str, Any]:
-    """For a clause that adds a text it gives as a line of a file ("add "water the plants" as
-    a new last line of notes.txt"), the edits parameter with its one edit: the file's last line
-    (`last`, a reference to it in what a step read) becomes itself and the text after it."""
+def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict[str, Any]:
+    """For a clause that changes a line of a file it gives, by what the file says, the edits
+    parameter with its one edit, made of `read` ("s1.result.content": the result of the step
+    that read the file): "add "water the plants" as a new last line of notes.txt", its last
+    line becomes itself and the text after it; "tick off 'call the bank' in todo.md", the line
+    that holds the text becomes the same with its box ticked ("- [x] call the bank")."""
     values = values_of(clause)
     texts = [q for q in values.quoted if not _is_locator(q, values)] or values.said
     fields = _edit_fields(properties)
-    if not (appends(clause.text) and texts and fields):
+    if not (texts and fields):
         return {}
     name, old, new = fields
-    return {name: [{old: last, new: f"{last}\n{texts[0].value}"}]}
+    text = texts[0].value
+    if appends(clause.text):
+        last = "{{" + f"{read} | last_line" + "}}"
+        return {name: [{old: last, new: f"{last}\n{text}"}]}
+    if ticks(clause.text):
+        line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", "ticked"))
+        return {name: [{old: line, new: ticked}]}
+    return {}
 
 
-def misses_the_table(tool: ToolSpec, clause: Clause) -> bool:
-    """Whether the clause puts something into a table a server holds ("add Carol to the users
-    table") or, giving no place, changes a field of one ("change order 4's amount to 5.75"),
-    and the tool takes neither a table nor a statement (a memo's `insight`, a file's edits)."""
+def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
+    """2 when the clause puts something into a table a server holds ("add Carol to the users
+    table"), 1 when, giving no place, it changes a field of one ("change order 4's amount to
+    5.75"), and the tool takes neither a table nor a statement (a memo's `insight`, a file's
+    edits); else 0."""
     properties = tool.input_schema.get("properties") or {}
-    takes = any(
-        takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()
-    )
+    if any(takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()):
+        return 0
     into = (
         re.search(
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
         for h in clause.held
     )
-    return not takes and (any(into) or _changes_a_field(clause))
+    return 2 if any(into) else int(_changes_a_field(clause))
 
 
 def _changes_a_field(clause: Clause) -> bool:
@@ -328,7 +345,7 @@ def rewrites_whole(tool: ToolSpec, clause: Clause) -> bool:
     whole = any(name.lower() in PAYLOAD_NAMES for name in required)
     edited = bool(replacements(clause.text)) and not _edits(properties, clause.text)
     return whole and (
-        edited or appends(clause.text) or _KEEPS_THE_REST.search(clause.text) is not None
+        edited or edits_a_line(clause.text) or _KEEPS_THE_REST.search(clause.text) is not None
     )
 
 
@@ -889,6 +906,13 @@ def locators_fill(tool: ToolSpec, clause: Clause) -> bool:
     )
 
 
+def keeps_facts(clause: Clause) -> bool:
+    """Whether the clause keeps facts a step of an earlier clause reads: it names them or points
+    back ("... and add his email to memory", "... and remember it under Bob"). The records it
+    describes take them (planning/dataflow.py)."""
+    return clause.index > 0 and bool(facts_named(clause.text) or refers_back(clause.text))
+
+
 def feasibility(tool: ToolSpec, clause: Clause) -> float:
     """How well the clause's specific values fit the tool, from 0 to 1: the share of its
     required parameters they fill, averaged with the share of the values the tool would use."""
@@ -910,6 +934,8 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
         if len(missing) == 1 < len(required) and param_kind(missing[0], prop) not in LOCATOR_KINDS:
             pointed.add(missing[0])
     properties = tool.input_schema.get("properties") or {}
+    if keeps_facts(clause):  # "... and add it to Bob in memory": a record of what was read
+        pointed |= {n for n in missing if record_keeping(properties.get(n, {}), clause, ["?"])}
     given_for = sum(_fills(name, properties, filled.arguments) for name in required if name in used)
     fill = (given_for + len(pointed)) / len(required) if required else 0.0
     # The values the arguments use, by where they stand: one argument may use several (an SQL

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolweave.language.cues import asks_to_change, states_first
+from toolweave.language.cues import asks_to_change, facts_named, states_first
 from toolweave.language.text import OPENERS, sentences
 from toolweave.language.values import locators_in, named_places, numbers, quoted_in, said_in
 
@@ -303,7 +303,34 @@ def _copied(piece: str) -> list[str]:
     given = quoted_in(text) or said_in(text)
     if match and locators_in(match["where"]) and not given:
         return [match["what"], f"save it to {match['where']}"]
-    return [piece]
+    return _kept_from(piece)
+
+
+# "add Dmitri Volkov to memory as a person, with his email from the users table", "save Rosa's
+# Bakery in memory, together with the phone number from <url>": a change that keeps facts read
+# from a file, a page or a table.
+_KEPT_FROM = re.compile(
+    r"^(?P<change>.+?),?\s+(?:together\s+)?with\s+(?P<what>[\w +'’-]+?)\s+(?:from|in|on)\s+"
+    r"(?P<source>the\s+\w+\s+table|\S+)\W*$",
+    re.IGNORECASE,
+)
+_OWNED = re.compile(r"\b(?:his|her|its|their)\b", re.IGNORECASE)
+_FULL_NAME = re.compile(r"\b[A-Z][a-z]+(?:['’]s)?(?:\s+[A-Z][a-z]+)+\b")
+
+
+def _kept_from(piece: str) -> list[str]:
+    """Such a change as the reading of the file or page, or of those facts of the thing it
+    names ("get Dmitri Volkov's email from the users table"), then the change that keeps them."""
+    match = _KEPT_FROM.match(piece.strip())
+    source = match["source"] if match else ""
+    if not match or not (locators_in(source) or _TABLE.search(source)):
+        return [piece]
+    if not asks_to_change(match["change"]) or not facts_named(match["what"]):
+        return [piece]
+    name = _FULL_NAME.search(match["change"])
+    what = _OWNED.sub(f"{name.group()}'s", match["what"], count=1) if name else match["what"]
+    read = f"read {source}" if locators_in(source) else f"get {what} from {source}"
+    return [read, f"{match['change']} with {match['what']}"]
 
 
 # "new folder /srv/inv with a README.txt in it: 'Scanned'": the folder, then the file in it.
@@ -453,6 +480,11 @@ _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 # Capitalised words that open a sentence, not a name: "The Alpha deadline".
 _NOT_NAMED = re.compile(r"(?:The|A|An|My|Our|Your|This|That|These|Those|Good|Quick)\s", re.I)
 _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
+# What follows "her" when she is the object, not the owner: "save her in memory", "add her".
+_OBJECT_AFTER = re.compile(
+    r"\s*(?:$|[,.;:!?]|(?:in|into|to|on|at|as|with|from|for|and|or|a|an|the|up|out|now|too)\b)",
+    re.IGNORECASE,
+)
 
 
 def _carry_told(clauses: list[str]) -> list[str]:
@@ -506,8 +538,13 @@ _KEEPS_IT = re.compile(
     r"(?!\s+(?:file|folder|table|row|line|branch|commit|entity|one)\b)",
     re.IGNORECASE,
 )
-# "I need the weather in Paris.": a request said as a wish.
-_WISH = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|wonder)\b", re.IGNORECASE)
+# "I need the weather in Paris.": a request said as a wish ("I don't want to wake him" is none).
+# How a thing should be is no wish for a request ("I'd like it to sit next to alpha.txt").
+_WISH = re.compile(
+    r"(?<!n't\s)(?<!n’t\s)(?<!not\s)\b(?:need|want|would\s+like|'d\s+like|wonder)\b"
+    r"(?!\s+(?:it|them|this|that|him|her)\s+to\b)",
+    re.IGNORECASE,
+)
 
 
 # A sentence that opens with who or what it is about ("I made ...", "The units change ...",
@@ -576,7 +613,8 @@ def _person_again(clause: str, before: str) -> str:
         return clause
     name = next(iter(people))
     for said in reversed(pointing):
-        named = name + ("'s" if said["own"] else "")
+        own = said["own"] and not _OBJECT_AFTER.match(clause[said.end() :])
+        named = name + ("'s" if own else "")
         clause = f"{clause[: said.start()]}{named}{clause[said.end() :]}"
     return clause
 

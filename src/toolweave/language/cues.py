@@ -138,6 +138,20 @@ _FACTS = {"number", "phone", "price", "cost", "email", "address", "date", "deadl
 _FACTS |= {"name", "hours", "total", "amount", "port", "version", "city", "time", "id"}
 
 
+def facts_named(clause: str) -> list[str]:
+    """The facts of a record or a text the clause names, in order ("with his email", "owner +
+    deadline", "Bob Chen's city", "the phone number"): what a record keeps of what was read."""
+    text = _ONE_FACT.sub(r"\1", clause)
+    words = (w.lower() for w in re.findall(r"[A-Za-z]+", text))
+    return list(dict.fromkeys(w for w in words if w in _FACTS - _NOT_KEPT))
+
+
+# "email address", "phone number": one fact each; "the name", "the time", "the total" are said
+# of too many things to be a fact read.
+_ONE_FACT = re.compile(r"\b(e-?mail|phone)\s+(?:address|number)\b", re.IGNORECASE)
+_NOT_KEPT = {"name", "number", "time", "id", "total", "amount"}
+
+
 def lines_asked(clause: str) -> str:
     """The word whose lines of a text the clause asks for ("find the ERROR line in server.log":
     ERROR; "lines containing 404"), or "" for lines said by their place or role."""
@@ -203,7 +217,7 @@ _ACTIONS = {
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append", "correct"},
     "update": {"update", "change", "modify", "edit", "set", "correct"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
-    | {"mkdir", "store"},
+    | {"mkdir", "store", "put"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
     | {"save", "store"},
     "insert": {"insert", "add", "append", "put", "record"},
@@ -318,7 +332,25 @@ def _verbs_said(text: str) -> set[str]:
     }
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
-    return said | ({"edit"} if _edit_given(text) or appends(text) else set())
+    return said | ({"edit"} if _edit_given(text) or edits_a_line(text) else set())
+
+
+def edits_a_line(clause: str) -> bool:
+    """Whether the clause changes a line of a file it keeps: adds one after its last (`appends`)
+    or ticks one off ("tick off 'call the bank'", "mark 'call the bank' as done")."""
+    return appends(clause) or ticks(clause)
+
+
+def ticks(clause: str) -> bool:
+    """Whether the clause ticks an item of a list off: its box "[ ]" becomes "[x]"."""
+    return _TICKS.search(clause) is not None
+
+
+_TICKS = re.compile(
+    r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+)?off\b"
+    r"|\bmark\b[^?!]{0,120}?\b(?:as\s+)?(?:done|complete|completed|finished)\b",
+    re.IGNORECASE,
+)
 
 
 def appends(clause: str) -> bool:
@@ -451,11 +483,15 @@ def asks_to_change(clause: str) -> bool:
     "A"")."""
     # "in /srv/repo, could you add app.py": the place, then the request as it is asked
     placed = _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause)))
-    text = _FACT_FIRST.sub("", searchable(placed))
+    # "add her to memory as a person, with her email": no fact first, a request
+    opens = any(_opens_a_change(text) for text in (placed, _FACT_FIRST.sub("", placed)))
+    return (opens or _edit_given(clause) or ticks(clause)) and not _TO_A_RESULT.search(clause)
+
+
+def _opens_a_change(text: str) -> bool:
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
-    opens = bool(words) and words[0] in _ASKED_VERBS
-    return (opens or _edit_given(clause)) and not _TO_A_RESULT.search(clause)
+    return bool(words) and words[0] in _ASKED_VERBS
 
 
 def _edit_given(text: str) -> bool:

@@ -12,7 +12,7 @@ from toolweave.types import Number
 
 _NUMBER = re.compile(
     r"(?<![\w.:/])(?<!\w-)(?P<sign>[-−](?=\d))?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?![\w:/]|-\d|,\d|\.\d)(?P<pct>\s*(?:%|percent\b|per cent\b))?",
+    r"(?![\w/]|:\S|-\d|,\d|\.\d)(?P<pct>\s*(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
 )
 

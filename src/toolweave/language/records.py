@@ -36,12 +36,16 @@ _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" 
 # "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
 # "new company in memory: Globex": what kind of thing it is.
 _KIND = r"(?P<kind>[a-z]+)"
-_KIND_BEFORE = re.compile(rf"\b(?:a|an)\s+(?:new\s+)?{_KIND}(?:\s+(?:called|named)\s+|\s*,\s*)$")
+_KIND_BEFORE = re.compile(
+    rf"\b(?:a|an)\s+(?:new\s+)?{_KIND}(?:\s+(?:entity|entry|node|record))?"
+    r"(?:\s+(?:called|named)\s+|\s*,\s*)$"
+)
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
-# "Dave, a person", "add Dave to your memory as a person"; "Dave - person, plays the cello"
+# "Dave, a person", "add Dave to your memory as a person"; "Dave - person, plays the cello";
+# "save Project Alpha's deadline to memory as a new project entity"
 _KIND_AFTER = re.compile(
-    r"^\W*(?:\s+(?:to|in|into)\s+(?:(?:my|your|the|our)\s+)?[\w-]+(?:\s+graph)?)?"
-    rf"\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+{_KIND}\b"
+    r"^(?:['’]s\s+[a-z]+)?\W*(?:\s+(?:to|in|into)\s+(?:(?:my|your|the|our)\s+)?[\w-]+(?:\s+graph)?)?"
+    rf"\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+(?:new\s+)?{_KIND}\b"
 )
 _KIND_DASHED = re.compile(rf"^\s*[-–—]\s*{_KIND}\s*(?:[,;]|$)")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
@@ -339,8 +343,10 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
         if json_type(prop) != "array":
             continue
         if json_type(item) == "string" and _words(name)[-1:] == ["names"]:
-            if not related:  # "Bob works at Initech" names a relation, not two things
-                found[name] = (list(dict.fromkeys(n.value for n in names)), span)
+            # "Bob works at Initech" names a relation, not two things; "Carla's order" an order
+            things = [n.value for n in names if not _OWNER.match(clause.text[n.end :])]
+            if not related and things:
+                found[name] = (list(dict.fromkeys(things)), span)
         elif json_type(item) == "object" and (
             record := _record(item, clause, names, name, related)
         ):
@@ -349,6 +355,18 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
 
 
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
+# A sentence of three words or more before the request it tells why of (clauses._with_context).
+_TOLD_FIRST = re.compile(r"^[^:]*?\w+\s+\w+\s+\w+[^:]*:\s+")
+
+
+def record_keeping(prop: dict[str, Any], clause: Clause, said: list[str]) -> dict[str, Any] | None:
+    """The one record a list-of-records parameter takes for the first thing the clause names,
+    keeping `said` as what is observed of it (facts read by an earlier step), or None."""
+    item = prop.get("items") or {}
+    names = named_things(clause)
+    if json_type(prop) != "array" or json_type(item) != "object" or not names:
+        return None
+    return _record(item, clause, names, "", None, said)
 
 
 def _record(
@@ -357,6 +375,7 @@ def _record(
     names: list[Quoted],
     listed: str,
     related: tuple[tuple[Quoted, Quoted], str] | None,
+    said: list[str] | None = None,
 ) -> dict[str, Any] | None:
     fields = item.get("properties") or {}
     record: dict[str, Any] = {}
@@ -385,8 +404,8 @@ def _record(
         words = _words(field)
         if "name" in words and json_type(prop) == "string":
             record[field] = names[0].value
-        elif json_type(prop) == "array" and (said := _statements(clause, names, told)):
-            record[field] = said
+        elif json_type(prop) == "array" and (kept := said or _statements(clause, names, told)):
+            record[field] = kept
         elif words[-1:] == ["type"] and (kind := _kind_of(clause.text, names[0])):
             record[field] = kind
     required = item.get("required") or list(fields)
@@ -401,10 +420,12 @@ def _related(
     Oslo" says what Dana is, and "Rosa's Bakery" is one name). A relation to remove may be
     said to hold no longer ("Bob no longer works at Initech")."""
     for first, second in pairwise(names):
-        # "the 'leads' relation from Alice to Project Falcon": the kind said before them
-        if (said := _RELATION_SAID.search(text[: first.start])) and re.fullmatch(
-            r"\s+(?:to|and)\s+", text[first.end : second.start]
-        ):
+        # "the 'leads' relation from Alice to Project Falcon": the kind said before them, or
+        # after ("link Hiro to Initech with a 'works at' relation")
+        said = _RELATION_SAID.search(text[: first.start]) or _RELATION_AFTER.match(
+            text[second.end :]
+        )
+        if said and re.fullmatch(r"\s+(?:to|and|with)\s+", text[first.end : second.start]):
             return (first, second), said["kind"]
     for first, second in pairwise(names):
         between = text[first.end : second.start]
@@ -422,8 +443,14 @@ def _related(
 
 
 def named_things(clause: Clause) -> list[Quoted]:
-    """The names a record of the clause's takes: those it gives, else those inside its quotes."""
-    return names_in(clause) or _quoted_names(clause)
+    """The names a record of the clause's takes: those it gives, else those inside its quotes;
+    those of the request when a sentence telling why comes first ("Bob has a new colleague:
+    please add Hiro Sato ...")."""
+    names = names_in(clause) or _quoted_names(clause)
+    told = _TOLD_FIRST.match(clause.text)
+    if told and asks_to_change(clause.text[told.end() :]):
+        return [name for name in names if name.start >= told.end()] or names
+    return names
 
 
 def _quoted_names(clause: Clause) -> list[Quoted]:
@@ -442,6 +469,10 @@ def _removing(clause: Clause) -> bool:
 _QUOTED_RELATION = re.compile(r"^\s+[\"'“‘]([a-z]+(?:\s+[a-z]+){0,2})[\"'”’]\s+$")
 _RELATION_SAID = re.compile(
     r"[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]\s+relation(?:ship)?\s+(?:from|between)\s+$"
+)
+_RELATION_AFTER = re.compile(
+    r"\s+(?:with|as|using)\s+(?:(?:a|an|the)\s+)?[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]"
+    r"(?:\s+relation(?:ship)?)?\W*$"
 )
 _NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)
 _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
@@ -475,6 +506,8 @@ _REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
 
 # "Bob's entry in my knowledge graph" is where a change goes, not what it says of Bob.
 _ENTRIES = {"entry", "record", "node", "entity", "profile", "card", "page", "memory", "knowledge"}
+# A name that owns the thing said after it: "Carla Reyes's order" (not "Bob's entry").
+_OWNER = re.compile(rf"['’]s\s+(?!(?:{'|'.join(_ENTRIES)})\b)[a-z]")
 _NOT_SAID = _PREPOSITIONS | _NOT_NAMES | _ENTRIES | {"as"}  # "as an observation": how it is kept
 
 

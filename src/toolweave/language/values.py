@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import date, timedelta
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from toolweave.language.numbers import numbers
 from toolweave.types import (
@@ -40,7 +41,9 @@ def read_values(text: str, today: date) -> Values:
         number.in_date = any(d.start <= number.start < d.end for d in found_dates)
     return Values(
         numbers=found,
-        quoted=[q for q in quoted_in(whole) if not _COMPOSED.match(whole, q.end + 1)],
+        quoted=_as_lines(
+            whole, [q for q in quoted_in(whole) if not _COMPOSED.match(whole, q.end + 1)]
+        ),
         said=said_in(whole),
         locators=found_locators,
         dates=found_dates,
@@ -53,9 +56,44 @@ def read_values(text: str, today: date) -> Values:
     )
 
 
+def _as_lines(text: str, quotes: list[Quoted]) -> list[Quoted]:
+    """Quotes listed as the lines of a text ("three lines: 'a', 'b' and 'c'", '"a" / "b"') as
+    that one text, a line each."""
+    runs: list[list[Quoted]] = []
+    for quote in quotes:
+        if runs and _LINE_GAP.fullmatch(text[runs[-1][-1].end + 1 : quote.start - 1]):
+            runs[-1].append(quote)
+        else:
+            runs.append([quote])
+    found = []
+    for run in runs:
+        gaps = [text[a.end + 1 : b.start - 1] for a, b in pairwise(run)]
+        if gaps and (_PER_LINE.search(text) or all("/" in gap for gap in gaps)):
+            lines = "\n".join(q.value for q in run)
+            found.append(Quoted(start=run[0].start, end=run[-1].end, value=lines))
+        else:
+            found.extend(run)
+    return found
+
+
+_LINE_GAP = re.compile(r"\s*[,/;]?\s*(?:and\s+)?")
+
+
 # A quoted text that the request goes on composing ("add "lives in" plus that city") is only a
 # part of a value, never a whole one.
-_COMPOSED = re.compile(r"\s+(?:plus|followed\s+by|then)\s+(?:the|that|its|his|her|their)\b", re.I)
+_COMPOSED = re.compile(
+    r"\s+(?:plus|followed\s+by|(?:and\s+)?then)\s+(?:the|that|its|his|her|their)\s+(?P<fact>[a-z]+)",
+    re.I,
+)
+
+
+def composed(text: str) -> tuple[str, str] | None:
+    """A quoted lead and the fact that follows it in what is kept ('"lives in" followed by the
+    city', "'default city is' plus that city"), or None."""
+    for quote in quoted_in(text):
+        if match := _COMPOSED.match(text, quote.end + 1):
+            return quote.value, match["fact"].lower()
+    return None
 
 
 # In single quotes, an apostrophe between letters is the text's: 'waiting for the client's logo'.
@@ -306,12 +344,15 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     for match in _REPLACEMENT.finditer(_inside_quotes_hidden(text)):  # "for" in a quote is text
         parts = next(p for p in _PAIRS if match[p[0]])
         old, new = (_unquoted(text, match, part) for part in parts)
+        if last := _FROM_LAST.search(old.value):  # "change the deadline in a.txt from X to Y"
+            old = Quoted(start=old.start + last.start(1), end=old.end, value=last[1])
         whole = _WHOLE.match(old.value) or locators_in(old.value)
         if old.value and new.value and not whole:
             pairs.append((old, new))
     return pairs
 
 
+_FROM_LAST = re.compile(r"\bfrom\s+([^\s\"'“”‘’]+)$", re.IGNORECASE)
 _ASKS_HOW = re.compile(r"\W*(?:how|what|why|when|where|which|who)\b", re.IGNORECASE)
 _WHOLE = re.compile(r"(?:the\s+)?(?:whole\s+|entire\s+)?contents?\s+of\b", re.IGNORECASE)
 

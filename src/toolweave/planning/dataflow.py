@@ -27,14 +27,20 @@ from typing import Any
 
 from toolweave.language.binding import (
     Filled,
-    appended_edits,
+    edits_of_read,
     extract_arguments,
     gives_a_path,
     place_for_role,
     row_table,
     values_of,
 )
-from toolweave.language.cues import fact_asked, lines_asked, passes_its, refers_back
+from toolweave.language.cues import (
+    fact_asked,
+    facts_named,
+    lines_asked,
+    passes_its,
+    refers_back,
+)
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
@@ -46,7 +52,9 @@ from toolweave.language.parameters import (
     place_role,
     sql_kinds,
 )
+from toolweave.language.records import record_keeping
 from toolweave.language.text import readable_name
+from toolweave.language.values import composed
 from toolweave.navigation.fields import WHOLE, Match, OutputField, best_field, output_fields
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import rename_references
@@ -149,6 +157,7 @@ class _Linker:
         return Problem(kind=ProblemKind.UNGROUNDED, text=text)
 
     def _fill(self, step: Step, tool: ToolSpec) -> None:
+        self._keep_facts(step, tool)
         given = extract_arguments(tool.input_schema, step.clause)
         missing = _missing(tool, step, given)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question)
@@ -172,6 +181,40 @@ class _Linker:
         if any(origin == "reference" for origin in step.argument_origins.values()):
             # The references fit this tool: the step agent must not switch to another.
             step.candidates = [c for c in step.candidates if c.tool.key == tool.key]
+
+    def _keep_facts(self, step: Step, tool: ToolSpec) -> None:
+        """ "Look up Bob Chen's city in the db and add it to Bob in memory": the record keeps
+        the facts the step before read, each "city: <its value there>", the value taken from
+        that result (a `value:` reference), not the words the clause says around them; '"lives
+        in" followed by the city' keeps "lives in <the city>"."""
+        read = self.steps[-1] if self.steps else None
+        reader = self.tool_of(read) if read else None
+        if read is None or reader is None or read.problem or changes_things(reader):
+            return
+        text = self._compatible(read, "string", _Links())
+        clause = step.clause.text
+        facts = facts_named(clause) or (
+            facts_named(read.clause.text) if refers_back(clause) else []
+        )
+        if not changes_things(tool) or text is None or not facts:
+            return
+        path = f".{text.path}" if text.path else ""
+
+        def value(fact: str) -> str:
+            return "{{" + f"{read.id}.result{path} | value:{fact}" + "}}"
+
+        lead = composed(clause)
+        if lead:
+            kept = [f"{lead[0].strip()} {value(lead[1])}"]
+        elif values_of(step.clause).quoted:
+            return  # what is kept is said
+        else:
+            kept = [f"{fact}: {value(fact)}" for fact in facts]
+        for name, prop in _properties(tool).items():
+            if record := record_keeping(prop, step.clause, kept):
+                step.arguments[name] = [record]
+                step.argument_origins[name] = "reference"
+                step.depends_on.append(read.id)
 
     def _same_place(self, name: str) -> Any:
         """The path or address an earlier step's clause gives its parameter of this name: "in
@@ -260,8 +303,9 @@ class _Linker:
         step.depends_on.append(read.id)
 
     def _append(self, step: Step, tool: ToolSpec, name: str) -> None:
-        """The edit that adds the text the clause gives after the last line of the file the
-        step before read for it (`planner._needed_first`): only that line is taken from it."""
+        """The edit of a line of the file the step before read for it (`planner._needed_first`):
+        the text the clause gives added after its last line, or the line that holds it ticked
+        off; only that line is taken from it."""
         read = next((s for s in reversed(self.steps) if s.clause.index == step.clause.index), None)
         reader = self.tool_of(read) if read else None
         if read is None or reader is None or reader.server != tool.server:
@@ -270,8 +314,7 @@ class _Linker:
         if changes_things(reader) or text is None:
             return
         path = f".{text.path}" if text.path else ""
-        last = "{{" + f"{read.id}.result{path} | last_line" + "}}"
-        edits = appended_edits(_properties(tool), step.clause, last)
+        edits = edits_of_read(_properties(tool), step.clause, f"{read.id}.result{path}")
         if name in edits:
             step.arguments[name] = edits[name]
             step.argument_origins[name] = "reference"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolweave.language.binding import (
-    appended_edits,
+    edits_of_read,
     feasibility,
     files_left,
     gives_a_path,
@@ -216,7 +216,7 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
     if not changes_things(tool):
         return None
     files = files_left(tool, clause)
-    appends = bool(appended_edits(tool.input_schema.get("properties") or {}, clause, ""))
+    appends = bool(edits_of_read(tool.input_schema.get("properties") or {}, clause, ""))
     return next(
         (
             c

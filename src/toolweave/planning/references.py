@@ -2,19 +2,25 @@
 
 An argument value may be, or contain, `{{s1.result}}` or `{{s1.result.items.0.name}}`: the
 result of step s1, or a part of it reached by keys and list indexes (keys cannot contain dots or
-spaces), and `{{s1.result | lines:ERROR}}`: the lines of that text that hold the word (any
-case), as the request asked for them ("save the ERROR line of server.log to errors.txt"), and
-`{{s1.result | last_line}}`: its last line that is not blank (what a line appended to a file
-is put after), and `{{s1.result | row:users:name,email,city}}`: an INSERT of the row its labelled
-lines give ("Name: Grace Hopper"), for those of the table's columns they name, each value an SQL
-string literal (what a sign-up form read from a file adds to a table). A value that is exactly
-one reference takes the referenced value with its type;
-a reference inside a longer string is formatted into it (text as is, anything else as compact
-JSON, so numbers read as numbers).
+spaces). A filter after a bar takes a part of that text, as the request asked for it:
+- `lines:ERROR`: the lines that hold the word, any case ("save the ERROR line of server.log");
+- `last_line`: the last line that is not blank (what a line appended to a file is put after);
+- `ticked:call the bank`: the one line that holds the words, its box "[ ]" ticked ("- [x] call
+  the bank", what a to-do ticked off becomes);
+- `row:users:name,email,city`: an INSERT of the row its labelled lines give ("Name: Grace
+  Hopper"), for those of the table's columns they name, each value an SQL string literal (what a
+  sign-up form read from a file adds to a table);
+- `value:city`: the one value it gives for the word, by a key of its record (a row's "city"), a
+  labelled line ("Phone: 555-0142") or a quoted key ('"city": "Lisbon"'): a fact read from a
+  table, page or file passed on ("add Bob Chen's city to Bob in memory").
+A value that is exactly one reference takes the referenced value with its type; a reference
+inside a longer string is formatted into it (text as is, anything else as compact JSON, so
+numbers read as numbers).
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import re
@@ -27,11 +33,20 @@ from toolweave.types import Plan
 
 REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
-    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<last>last_line)"
-    r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)))?\s*\}\}"
+    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|ticked:(?P<item>[^{}|]+?)|(?P<last>last_line)"
+    r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)|value:(?P<fact>[a-z]+(?: [a-z]+)*)))?\s*\}\}"
 )
 # "Name: Grace Hopper": a labelled line, its label and its value.
 _LABELLED = re.compile(r"^\s*(?P<label>[A-Za-z][\w -]{0,30}?)\s*:\s*(?P<value>\S.*?)\s*$", re.M)
+# Where a text gives a value its label: "* Phone: 555-0142", "**Owner:** Priya", '"city": "Lisbon"'.
+_GIVEN = re.compile(
+    r"^[\s*>#|-]*(?P<label>[A-Za-z][\w .-]{0,30}?)[*\s]*:[*\s]*(?P<value>\S.*?)\s*$"
+    r"|[\"'](?P<key>[\w .-]{1,30})[\"']\s*:\s*"
+    r"(?:\"(?P<said>[^\"]*)\"|'(?P<single>[^']*)'|(?P<bare>[\w.+-]+))",
+    re.M,
+)
+
+_OPEN_BOX = re.compile(r"\[ \]")
 
 # How many keys or step ids an error message lists before it stops.
 _LISTED = 10
@@ -143,6 +158,10 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
         where += f".{segment}"
     if match["table"] is not None:
         return _row(_format(value), match["table"], match["columns"].split(","), fail, where)
+    if match["fact"] is not None:
+        return _value(value, match["fact"], fail, where)
+    if match["item"] is not None:
+        return _ticked(_format(value), match["item"], fail, where)
     if match["last"] is not None:
         filled = [line for line in _format(value).splitlines() if line.strip()]
         if not filled:
@@ -174,10 +193,70 @@ def _row(
     return f"INSERT INTO {table} ({', '.join(named)}) VALUES ({values})"
 
 
+def _value(value: Any, fact: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
+    """The one value `value` gives for the fact: its record's key, else its text's label."""
+    given = _keyed(_parsed(value), fact)
+    if not given:
+        text = _format(value)
+        given = [
+            m["value"] if m["label"] else next(v for v in (m["said"], m["single"], m["bare"]) if v)
+            for m in _GIVEN.finditer(text)
+            if _names(m["label"] or m["key"], fact)
+        ]
+    values = list(dict.fromkeys(str(v).strip().strip("*").strip() for v in given))
+    if len(values) != 1:  # none, or several: which one is meant is not known
+        said = f"{len(values)} different values" if values else "no value"
+        raise fail(f"{where} gives {said} for {fact!r}")
+    return values[0]
+
+
+def _ticked(text: str, item: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
+    """The one line of the text that holds the item, its open box ticked ("- [x] call")."""
+    lines = [line for line in text.splitlines() if _holds(line, item)]
+    if len(lines) != 1:
+        raise fail(
+            f"{len(lines) or 'no'} lines of {where} hold {item!r}: which to tick is not known"
+        )
+    if _OPEN_BOX.search(lines[0]) is None:
+        raise fail(f"the line of {where} that holds {item!r} has no open box ([ ]) to tick")
+    return _OPEN_BOX.sub("[x]", lines[0], count=1)
+
+
+def _parsed(value: Any) -> Any:
+    """A result's text read as the records it prints (JSON, or a Python list of dicts)."""
+    if not isinstance(value, str):
+        return value
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            return parse(value.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return value
+
+
+def _keyed(value: Any, fact: str) -> list[Any]:
+    """The values of the keys that name the fact, in the records `value` holds."""
+    if isinstance(value, dict):
+        return [v for k, v in value.items() if _names(str(k), fact) and not isinstance(v, dict)]
+    if isinstance(value, list | tuple):
+        return [v for item in value for v in _keyed(item, fact)]
+    return []
+
+
+def _names(label: str, fact: str) -> bool:
+    """Whether a label or key names the fact: "Phone" phone, "default_city" city."""
+    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", label).lower())
+    return f" {fact} " in f" {' '.join(words)} "
+
+
 def _filter(match: re.Match[str]) -> str:
     """The reference's filter as written canonically (" | lines:ERROR"), or ""."""
     if match["table"] is not None:
         return f" | row:{match['table']}:{match['columns']}"
+    if match["fact"] is not None:
+        return f" | value:{match['fact']}"
+    if match["item"] is not None:
+        return f" | ticked:{match['item']}"
     if match["last"] is not None:
         return " | last_line"
     return f" | lines:{match['word']}" if match["word"] is not None else ""

@@ -35,7 +35,7 @@ from toolweave.language.cues import (
     points_at_values,
     refers_back,
 )
-from toolweave.language.parameters import NUMERIC_KINDS, changes_things, param_kind
+from toolweave.language.parameters import NUMERIC_KINDS, changes_things, deletes, param_kind
 from toolweave.language.records import (
     named_things,
     servers_about,
@@ -255,7 +255,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     tool = candidate.tool
     action = asks_for_action(tool, clause.text)
     changes = changes_things(tool)
-    if action is False and changes:
+    # "add an order to the orders table ... with item 'Cinnamon roll'" is no memo of it
+    if changes and (action is False or misses_the_table(tool, clause) == 2):
         return -1.0, -1.0
     change_asked = asks_to_change(clause.text)
     # A file for a tool that works on folders counts against it as much as fitting values for.
@@ -273,9 +274,12 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # "make it "B" instead of "A"" is no write of "B" as the whole file, "add Carol to the users
     # table" no memo.
     unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
-    # A change of "existing entities" (server-memory's add_observations) is no change of one
-    # the server does not hold: it would fail with "not found".
-    absent = changes and candidate.lacks and _EXISTING.search(tool.description) is not None
+    # A change of "existing entities" (server-memory's add_observations), or a deletion, is no
+    # change of one the server does not hold: it would fail with "not found", or do nothing.
+    existing = _EXISTING.search(tool.description) is not None or deletes(tool)
+    absent = changes and candidate.lacks and existing
+    if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
+        evidence -= NAME_WEIGHT
     if (
         unfit
         or absent
