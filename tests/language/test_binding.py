@@ -9,6 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.binding import (
     extract_arguments,
     feasibility,
+    leaves_a_moment,
     locators_fill,
     misses_the_table,
     other_kind_of_path,
@@ -253,6 +254,7 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     sql = {"properties": {"query": {"type": "string", "description": "SQL"}}, "required": ["query"]}
     into = clause_of(0, "add Carol to the users table with email c@x.org", TODAY)
     into.held = [Quoted(start=16, end=21, value="users")]
+    into.fields = {"users": ["id", "name", "email"]}
     assert (
         misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), into) == 2
     )
@@ -296,6 +298,8 @@ def test_a_number_counts_for_the_parameter_named_beside_it() -> None:
     }
     for text in ("run it: duration 2, steps 4", "run it with duration 2 and 4 steps"):
         assert bound(run, text) == {"duration": 2, "steps": 4}
+    run["properties"]["duration"]["description"] = "Duration of the operation in seconds"
+    assert bound(run, "run the long op: 6 s, 3 steps") == {"duration": 6, "steps": 3}
     path = {"type": "string"}
     log = {"properties": {"repo_path": path, "max_count": number}, "required": ["repo_path"]}
     for text in ("show the last 3 commits in /r", "the three most recent commits in /r"):
@@ -471,6 +475,7 @@ FIND = {
         ("look for .py files anywhere in /docs", "**/*.py"),
         ('search /docs for anything with "draft" in its name', "*draft*"),
         ("files in /docs whose name contains plan", "*plan*"),
+        ('find files with "notes" in the name under /docs', "**/*notes*"),
     ],
 )
 def test_a_file_pattern_is_copied_or_made_from_the_kind_of_file_said(
@@ -557,3 +562,23 @@ def test_a_file_is_no_repository_and_the_paths_given_may_fill_a_reading_tool() -
     assert other_kind_of_path(log, clause) and not other_kind_of_path(read, clause)
     assert locators_fill(read, clause) and not locators_fill(log, clause)
     assert not other_kind_of_path(log, clause_of(0, "the log of /srv/repo", TODAY))
+
+
+def test_a_clock_time_given_for_a_tool_with_no_parameter_for_it() -> None:
+    zone = {"type": "string"}
+    now = ToolSpec(
+        server="t", name="get_current_time", input_schema={"properties": {"timezone": zone}}
+    )
+    convert = ToolSpec(
+        server="t",
+        name="convert_time",
+        input_schema={
+            "properties": {"source_timezone": zone, "time": zone, "target_timezone": zone}
+        },
+    )
+    forecast = ToolSpec(server="w", name="forecast", input_schema={"properties": {"days": zone}})
+    clause = clause_of(0, "09:30 Nairobi -> Bangkok time", TODAY)
+    assert leaves_a_moment(now, clause) and not leaves_a_moment(convert, clause)
+    tomorrow = clause_of(0, "the weather in Paris tomorrow", TODAY)
+    assert not leaves_a_moment(forecast, tomorrow)  # days may take it
+    assert not leaves_a_moment(now, clause_of(0, "what time is it in Tokyo?", TODAY))

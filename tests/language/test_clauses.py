@@ -375,6 +375,25 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "add the person in /a/form.txt to the users table",
             ["read /a/form.txt", "add the person to the users table"],
         ),
+        # What of a question's answer to show is part of the question.
+        (
+            "Which orders are between 20 and 50? List the items and their amounts.",
+            ["Which orders are between 20 and 50? List the items and their amounts."],
+        ),
+        # A sentence that only states something is context, however it goes on.
+        (
+            "Entry 3 is spam, not a real review, and it's skewing our ratings. Delete row 3 of"
+            " the feedback table.",
+            ["Delete row 3 of the feedback table."],
+        ),
+        # Where the answers are, said first, is said for each question.
+        (
+            "According to http://x/a.html, how many people work there, and when did Marco join?",
+            [
+                "According to http://x/a.html, how many people work there",
+                "According to http://x/a.html, when did Marco join?",
+            ],
+        ),
         # A wish denied is no request: the sentence only tells why.
         (
             "My brother is in Nepal and I don't want to wake him. What time is it in Kathmandu?",

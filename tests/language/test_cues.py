@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from toolweave.language.cues import (
+    asks_for_action,
     asks_to_change,
     facts_named,
     lines_asked,
@@ -109,3 +110,21 @@ def test_a_to_do_ticked_off_is_a_change() -> None:
     ):
         assert asks_to_change(text), text
     assert not asks_to_change("what's marked done in todo.md?")
+
+
+def test_a_verb_going_on_asks_for_nothing() -> None:
+    write = ToolSpec(server="db", name="write_query", description="Execute an INSERT query")
+    assert asks_for_action(write, "put a row into the users table")
+    assert not asks_for_action(write, "I'm putting together a guide: which orders are big?")
+
+
+def test_a_change_said_without_its_verb() -> None:
+    for text in (
+        "relation: Carol mentors Bob",
+        "memory: Carol 'reports to' Alice",
+        "Bob: + 'speaks Japanese', + 'runs marathons'",
+        "Project Falcon: add note 'kickoff'",
+    ):
+        assert asks_to_change(text), text
+    assert not asks_to_change("Bob: what does he like?")
+    assert not asks_to_change("/srv/repo: commit msg that introduced the config loader?")

@@ -330,5 +330,12 @@ def test_the_names_of_the_request_its_owners_and_a_kind_said_after_a_relation() 
     for text in (
         "link Hiro Sato to Initech with a 'works at' relation",
         "link Hiro Sato to Initech with 'works at'",
+        "add a relation from Hiro Sato to Initech with the type 'works at'",
     ):
         assert made(RELATIONS, text) == {"relations": [works]}
+
+
+def test_a_name_said_as_a_place_too_is_still_someone_named() -> None:
+    told = "Carol will coach Bob through his first year: add a relation from Carol to Bob"
+    assert unnamed_reference([clause_of(0, told, TODAY)]) == ""
+    assert unnamed_reference([clause_of(0, "she's moving to Oslo, note that", TODAY)]) == "she"

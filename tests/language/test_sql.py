@@ -61,6 +61,7 @@ def test_aggregates_over_a_named_column(db: sqlite3.Connection) -> None:
         ("which rows of the staff table have a salary over 20?", "salary > 20"),
         ("staff whose salary is less than 12.5 in the staff table", "salary < 12.5"),
         ("list the staff table rows with a salary of at least 15", "salary >= 15"),
+        ("staff table rows that have a salary between 20 and 50", "salary BETWEEN 20 AND 50"),
     ],
 )
 def test_a_column_compared_with_a_number(text: str, where: str) -> None:
@@ -348,6 +349,7 @@ def test_a_total_of_the_one_column_of_numbers_a_table_has(db: sqlite3.Connection
     columns = {"staff": ["id", "name", "town", "salary"]}
     known = Known(["staff"], columns, numeric={"staff": ["id", "salary"]})
     assert made_with("what's the average pay in staff?", known) == "SELECT AVG(salary) FROM staff"
+    assert made_with("avg pay in staff", known) == "SELECT AVG(salary) FROM staff"
     named = Known(["staff"], columns, [("name", "Ana Lima")], numeric=known.numeric)
     sql = made_with("how much does Ana Lima earn in total (staff table)?", named)
     assert list(db.execute(sql or "")) == [(30.5,)]
@@ -418,3 +420,14 @@ def test_an_insert_takes_only_the_columns_the_table_has() -> None:
     known = Known(held=["users"], columns={"users": ["id", "name", "email", "city"]})
     text = "add that customer to the users table with their name, email and city"
     assert statement(text, known=known) is None
+
+
+def test_a_new_row_listed_in_the_order_of_the_columns() -> None:
+    """ "new user: Farah Haddad, farah.h@example.com, Marseille": one value per column, in
+    the table's order; a count that differs, or an e-mail address out of place, makes nothing."""
+    known = Known(held=["staff"], columns={"staff": ["id", "name", "email", "town"]})
+    assert made_with("new staff: Ana Lima, ana@x.org, Graz", known) == (
+        "INSERT INTO staff (name, email, town) VALUES ('Ana Lima', 'ana@x.org', 'Graz')"
+    )
+    assert made_with("new staff: Ana Lima, Graz", known) is None
+    assert made_with("new staff: ana@x.org, Ana Lima, Graz", known) is None

@@ -227,6 +227,17 @@ def test_a_thing_asked_for_again_is_one_call() -> None:
     assert [s.tool for s in plan.steps] == ["search", "search"]
 
 
+def test_another_question_of_the_same_place_is_a_call_of_its_own() -> None:
+    """ "<repo>: current branch? working tree clean?" had answered the second from the first."""
+    branch = tool("git_branch", {"repo_path": STRING}, read_only=True)
+    status = tool("git_status", {"repo_path": STRING}, read_only=True)
+    texts = ["/r: current branch?", "working tree clean?"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=branch, score=0.5)], [Candidate(tool=status, score=0.5)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["git_branch", "git_status"]
+
+
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:
     """ "sum 1234 and 4321 and then add 445 to that" (server-everything's get-sum, which MiniLM
     ranks low for the second clause): "that" is the one value still missing."""

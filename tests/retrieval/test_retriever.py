@@ -482,4 +482,24 @@ def test_a_change_put_into_a_table_fits_no_tool_that_takes_no_table() -> None:
     text = "add an order to the orders table for user_id 2 with item 'Cinnamon roll'"
     clause = analyse(text, date(2026, 11, 26)).clauses[0]
     clause.held = [Quoted(start=20, end=26, value="orders")]
+    clause.fields = {"orders": ["id", "user_id", "item", "amount"]}
     assert fit(Candidate(tool=memo, score=0.5), clause, 0) == -1.0
+    # "to the Project Falcon entity": a name the graph holds, no table
+    text = "add the observation 'kickoff' to the Project Falcon entity"
+    clause = analyse(text, date(2026, 11, 26)).clauses[0]
+    clause.held = [Quoted(start=36, end=50, value="Project Falcon")]
+    assert fit(Candidate(tool=memo, score=0.5), clause, 0) > -1.0
+
+
+def test_a_question_that_asks_for_no_change_fits_no_tool_that_changes_things() -> None:
+    commit = ToolSpec(
+        server="git",
+        name="git_commit",
+        description="Records changes to the repository",
+        input_schema={"properties": {"message": {"type": "string"}}, "required": ["message"]},
+        hints=ToolHints(read_only=False),
+    )
+    question = analyse("/srv/r: commit msg that added the loader?", date(2026, 11, 26)).clauses[0]
+    assert fit(Candidate(tool=commit, score=0.5), question, 0) == -1.0
+    asked = analyse("could you commit it with the message 'x'?", date(2026, 11, 26)).clauses[0]
+    assert fit(Candidate(tool=commit, score=0.5), asked, 0) > 0

@@ -202,6 +202,8 @@ _MATCHED = re.compile(r"\bmatch(?:es|ed)?\s+(?:against|on)\b", re.IGNORECASE)
 # A parameter that limits how many things come back, and the words that ask for the few newest
 # or first: "the last 3 commits", "the 3 most recent".
 _LIMITS = {"max", "limit", "count", "top", "num", "number"}
+_UNITS = {"s": "seconds", "sec": "seconds", "secs": "seconds", "ms": "milliseconds"}
+_UNITS |= {"min": "minutes", "mins": "minutes", "h": "hours", "hr": "hours", "hrs": "hours"}
 _NEWEST = {"last", "latest", "most", "recent", "newest", "first", "top"}
 _COUNT_FLAG = re.compile(r"(?:^|\s)(?:-n|--max-count)[\s=]*$")
 
@@ -221,7 +223,8 @@ def _counts_in_context(
         before = _stems(" ".join(_words(text[: number.start])[-1:]))
         # "duration 2, steps 4": a word after a comma names the next number, not this one.
         rest = text[number.end :]
-        after = set() if re.match(r"\s*[,;]", rest) else _stems(" ".join(_words(rest)[:1]))
+        unit = " ".join(_UNITS.get(w, w) for w in _words(rest)[:1])  # "6 s": 6 seconds
+        after = set() if re.match(r"\s*[,;]", rest) else _stems(unit)
         scores = {}
         for name, prop in optional.items():
             if kinds[name] not in NUMERIC_KINDS or name in bound:
@@ -325,6 +328,7 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
         for h in clause.held
+        if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
     )
     return 2 if any(into) else int(_changes_a_field(clause))
 
@@ -635,7 +639,11 @@ _EXTENSION = re.compile(
     r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files?\b",  # "every csv file"
     re.IGNORECASE,
 )
-_BELOW = re.compile(r"\b(?:anywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b", re.I)
+_BELOW = re.compile(
+    r"\b(?:anywhere|everywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b"
+    r"|\bunder\s+(?=[/~])",  # "files with notes in the name under /srv"
+    re.I,
+)
 
 
 # "anything with "draft" in its name", "files whose name contains draft": a word of the name.
@@ -904,6 +912,26 @@ def locators_fill(tool: ToolSpec, clause: Clause) -> bool:
         name in filled and param_kind(name, properties.get(name, {})) in LOCATOR_KINDS
         for name in required
     )
+
+
+_MOMENT_WORDS = {"day", "days", "date", "dates", "time", "times", "hour", "hours", "when", "at"}
+
+
+def leaves_a_moment(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause gives a clock time or a date that the tool has no parameter for: "09:30
+    Nairobi -> Bangkok time" converts 09:30, it asks for no current time (a forecast's `days`
+    may take "tomorrow" when the step runs)."""
+    values = values_of(clause)
+    moments = [*values.times, *values.dates]
+    properties = tool.input_schema.get("properties") or {}
+    words = {w for name in properties for w in readable_name(name).split()}
+    if not moments or words & _MOMENT_WORDS:
+        return False
+    filled = extract_arguments(tool.input_schema, clause)
+    spans = [
+        filled.spans[n] for n, o in filled.origins.items() if o == "extracted" and n in filled.spans
+    ]
+    return any(not any(s.start <= m.start < s.end for s in spans) for m in moments)
 
 
 def keeps_facts(clause: Clause) -> bool:

@@ -67,8 +67,10 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         [p for s in sentences(question, min_chars=1) for p in _SEMICOLON.split(s)]
     )
     for sentence in pieces:
-        condition = ""
-        cuts = [part for cut in _pieces(sentence) for part in _shared_verb(cut)]
+        condition = source = ""
+        # a sentence that only states something is one piece of context, however it goes on
+        told = _told(sentence) and not _WISH.search(sentence)
+        cuts = [sentence] if told else [p for cut in _pieces(sentence) for p in _shared_verb(cut)]
         for piece in [part for cut in cuts for part in _copied(cut) for part in _made_with(part)]:
             text = _PURPOSE.sub("", _LEADING_FILLER.sub("", piece.strip())).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!?")):
@@ -76,7 +78,10 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
             if _CONDITION.match(text) and not re.search(r"[.?!]$", text):
                 condition = f"{condition}{text}, "
                 continue
-            clauses.append(condition + text)
+            if _SOURCE_ONLY.match(text) and locators_in(text):
+                source = f"{text}, "  # "According to <url>, how many ... and when ...?"
+                continue
+            clauses.append(condition + source + text)
             condition = ""
         if condition:
             clauses.append(condition.rstrip(", "))
@@ -85,6 +90,10 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     named = _places(earlier)
     carried = _carry_folders(_carry_places(clauses, named[-1] if named else None))
     return _carry_told(_carry_target(_carry_names(carried)))
+
+
+# Where the answers of a sentence's questions are to be found, said first.
+_SOURCE_ONLY = re.compile(r"^(?:according\s+to|going\s+by|based\s+on|per)\s+\S+$", re.I)
 
 
 # A sentence that states a fact the next one asks about: "It's 20:00 in Dubai. What time is it
@@ -130,6 +139,19 @@ _BOUNDS = re.compile(
 )
 
 
+def _shows_the_answer(sentence: str, question: str) -> bool:
+    """Whether the sentence after a question says what of its answer to show, naming nothing
+    else ("List the items and their amounts.")."""
+    shows = _SHOWS_THEIR.match(sentence.strip()) is not None
+    return shows and question.rstrip().endswith("?") and not _told_values(sentence)
+
+
+_SHOWS_THEIR = re.compile(
+    r"^(?:please\s+)?(?:list|show|give|include|tell)\b(?:\s+me)?[^?]{0,60}\b(?:their|its)\b[^?]*$",
+    re.I,
+)
+
+
 def _restates(sentence: str, request: str) -> bool:
     """Whether the sentence after a request only says again how to do it, each of its values
     one the request gives ("... that Carol reports to Alice? Please use 'reports to' as the
@@ -169,6 +191,9 @@ def _with_context(pieces: list[str]) -> list[str]:
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
         elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
+        elif joined and _shows_the_answer(piece, joined[-1]):
+            # "Which orders are between 20 and 50? List the items and their amounts."
+            joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"
         elif joined and _TOO.search(piece.strip()) and not locators_in(piece):
             # "Which .csv files are in /srv? Look in subfolders too": how to do the same.
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
@@ -555,7 +580,8 @@ _SUBJECT_FIRST = re.compile(
     r"our|the|a|an|this|that|these|those|there|someone|everyone|nobody)\b"
     r"|(?-i:[A-Z][\w']*(?:\s+[A-Z][\w']*)*)\s+(?:is|was|are|were|has|had|\w+ed|told|wrote|sent|got|"
     r"said|left|gave|came|went|made|took|sold|bought|(?-i:[a-z]+[^s\W]s))\b"
-    r"|(?-i:[A-Z][\w']*\s+[A-Z][\w']*)\s+(?-i:[a-z]+)\b)",  # "Alice Martin rang ..."
+    r"|(?-i:[A-Z][\w']*\s+[A-Z][\w']*)\s+(?-i:[a-z]+)\b"  # "Alice Martin rang ..."
+    r"|(?-i:[A-Z][a-z]+)(?:\s+[\w']+){0,3}\s+(?:is|are|was|were)\s)",  # "Feedback entry 3 is"
     re.IGNORECASE,
 )
 

@@ -304,6 +304,14 @@ _ONE_WORD = (
         "checkout ",
     ),
     (re.compile(r"^(\W*)new\b(?=[^?]*$)", re.I), r"\1add new"),
+    # "relation: Carol mentors Bob", "memory: Carol 'reports to' Alice": what to add, and where
+    (
+        re.compile(
+            r"^(\W*)(?=(?:relation|relationship|observation|note|memory|entity|link)s?\s*:)", re.I
+        ),
+        r"\1add ",
+    ),
+    (re.compile(r"(^|[:,;]\s*)\+\s*(?=[\"'“‘])"), r"\1add "),  # "Bob: + 'speaks Japanese'"
     # "I'd like a new branch named ...", or "a new branch named ..." once "I'd like" is left
     # out (`searchable`): a thing wanted new is one to create.
     (
@@ -323,12 +331,13 @@ def _one_word_verbs(text: str) -> str:
 
 
 def _verbs_said(text: str) -> set[str]:
-    """The words of `text` that may ask for an action: not after a determiner, not past."""
+    """The words of `text` that may ask for an action: not after a determiner, not past nor
+    going on ("I'm putting together a guide" asks for nothing put)."""
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     said = {
         w
         for before, w in zip(["", *words], words, strict=False)
-        if before not in _DETERMINERS and not w.endswith("ed")
+        if before not in _DETERMINERS and not w.endswith(("ed", "ing"))
     }
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
@@ -375,8 +384,9 @@ _PLACE_FIRST = re.compile(
 # "I want to keep the units work apart: Could you create a branch ...": a sentence that tells
 # why, joined to the request after it (clauses.py).
 _TOLD_FIRST = re.compile(
-    r"^[^:]{3,200}:\s+(?=(?:please\s+)?(?:could|can|would|will)\s+you\b)", re.I
+    r"^[^:]{3,200}:\s+(?=(?:please\s+)?(?:could|can|would|will)\s+you\b|please\s+[a-z])", re.I
 )
+_ABOUT_FIRST = re.compile(r"^[^:]{1,40}:\s*")
 # "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update
 # the users table": a fact, then what to do with it.
 _FACT_FIRST = re.compile(
@@ -483,8 +493,11 @@ def asks_to_change(clause: str) -> bool:
     "A"")."""
     # "in /srv/repo, could you add app.py": the place, then the request as it is asked
     placed = _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause)))
-    # "add her to memory as a person, with her email": no fact first, a request
-    opens = any(_opens_a_change(text) for text in (placed, _FACT_FIRST.sub("", placed)))
+    # "add her to memory as a person, with her email": no fact first, a request; "Bob: +
+    # 'speaks Japanese'": what it is about, then the request
+    about = "" if placed.rstrip().endswith("?") else _ABOUT_FIRST.sub("", placed)
+    said = (placed, _FACT_FIRST.sub("", placed), about)
+    opens = any(_opens_a_change(text) for text in said)
     return (opens or _edit_given(clause) or ticks(clause)) and not _TO_A_RESULT.search(clause)
 
 

@@ -123,9 +123,10 @@ def unnamed_reference(clauses: list[Clause]) -> str:
 
 
 def _people_in(clause: Clause) -> list[Quoted]:
-    """The names the clause gives that are no place ("she's moving to Oslo" names nobody)."""
-    places = {p.name for p in clause.values.places} if clause.values else set()
-    return [n for n in names_in(clause) if n.value not in places]
+    """The names the clause gives where it says no place ("she's moving to Oslo" names nobody,
+    "Carol will coach Bob: add a relation from Carol to Bob" names both)."""
+    places = {p.start for p in clause.values.places} if clause.values else set()
+    return [n for n in names_in(clause) if n.start not in places]
 
 
 # "show me what that file looked like", "read that article for me": a file or page pointed at
@@ -289,13 +290,14 @@ def servers_placed(
     Dmitri to my memory graph, with his email from the users table" is a change in memory), or
     for a deletion where it takes it out of."""
     held, nouns = held or {}, nouns or {}
+    request = clause.text[request_start(clause.text) :]  # not where the why is
 
     def said(prepositions: str) -> set[str]:
         return {
             server
             for server in servers
             if any(
-                re.search(rf"\b(?:{prepositions})\s+{pattern}(?![\w-])", clause.text, re.I)
+                re.search(rf"\b(?:{prepositions})\s+{pattern}(?![\w-])", request, re.I)
                 for pattern in (
                     *(
                         rf"(?:(?:{_OWNERS})\s+)?{re.escape(n)}"
@@ -357,6 +359,7 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
 # A sentence of three words or more before the request it tells why of (clauses._with_context).
 _TOLD_FIRST = re.compile(r"^[^:]*?\w+\s+\w+\s+\w+[^:]*:\s+")
+_OPENS = re.compile(rf"\W*(?:please\s+)?(?:{OPENERS})\b", re.IGNORECASE)
 
 
 def record_keeping(prop: dict[str, Any], clause: Clause, said: list[str]) -> dict[str, Any] | None:
@@ -447,10 +450,15 @@ def named_things(clause: Clause) -> list[Quoted]:
     those of the request when a sentence telling why comes first ("Bob has a new colleague:
     please add Hiro Sato ...")."""
     names = names_in(clause) or _quoted_names(clause)
-    told = _TOLD_FIRST.match(clause.text)
-    if told and asks_to_change(clause.text[told.end() :]):
-        return [name for name in names if name.start >= told.end()] or names
-    return names
+    start = request_start(clause.text)
+    return [name for name in names if name.start >= start] or names
+
+
+def request_start(text: str) -> int:
+    """Where the request starts after a sentence telling why, joined to it (clauses.py: "I keep
+    notes in my knowledge graph: check config.py ..."), else 0."""
+    told = _TOLD_FIRST.match(text)
+    return told.end() if told and _OPENS.match(text, told.end()) else 0
 
 
 def _quoted_names(clause: Clause) -> list[Quoted]:
@@ -471,7 +479,8 @@ _RELATION_SAID = re.compile(
     r"[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]\s+relation(?:ship)?\s+(?:from|between)\s+$"
 )
 _RELATION_AFTER = re.compile(
-    r"\s+(?:with|as|using)\s+(?:(?:a|an|the)\s+)?[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]"
+    r"\s+(?:with|as|using)\s+(?:(?:a|an|the)\s+)?(?:(?:type|kind|relation(?:ship)?)\s+)?"
+    r"[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]"
     r"(?:\s+relation(?:ship)?)?\W*$"
 )
 _NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)

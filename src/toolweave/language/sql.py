@@ -44,7 +44,7 @@ _CONDITION = re.compile(
 )
 _AGGREGATES = {
     "SUM": r"total|sum|add\s+up",
-    "AVG": r"average|mean",
+    "AVG": r"average|mean|avg",
     "MAX": r"highest|largest|biggest|maximum|max",
     "MIN": r"lowest|smallest|minimum|min",
 }
@@ -165,7 +165,9 @@ def _kind(text: str) -> str:
     if _DELETE.search(text):
         return "delete"
     if re.search(
-        r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b|^\W*(?:please\s+)?record\b", lowered
+        r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b|^\W*(?:please\s+)?record\b"
+        r"|^\W*(?:a\s+)?new\s+\w+\s*:",  # "new user: Farah Haddad, farah@x.org, Marseille"
+        lowered,
     ):
         return "insert"
     if re.search(r"\b(?:drop|truncate|alter|rename|clear|empty|wipe)\b", lowered):
@@ -226,9 +228,21 @@ _BOUND = re.compile(
 )
 
 
+# "orders with an amount between 20 and 50": a range, its ends included.
+_BETWEEN = re.compile(
+    rf"(?:\b(?:whose|where|with|have|has)\s+(?:an?\s+|the\s+)?(?P<c>{_IDENT})\s+(?:is\s+|of\s+)?)?"
+    r"\bbetween\s+[$€£]?(?P<a>-?\d+(?:\.\d+)?)\s+and\s+[$€£]?(?P<b>-?\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
 def _where(text: str, amount: str | None = None) -> str | None:
     """' WHERE city = 'Lyon'', '' without a condition, None for one that cannot be read; a
     bound no column is named for is of the table's one `amount` column, if it has one."""
+    if (between := _BETWEEN.search(text)) and (
+        column := between["c"] if between["c"] and _plain(between["c"]) else amount
+    ):
+        return f" WHERE {column} BETWEEN {between['a']} AND {between['b']}"
     if (either := _EITHER.search(text)) and _plain(either["c"]):
         if either["b"]:
             return f" WHERE {either['c']} IN ({either['a']}, {either['b']})"
@@ -405,7 +419,8 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     whole = all(a.end() == b.start() for a, b in pairwise(found))
     pairs = [(m["c"], m["v"]) for m in found]
     if len(found) < 2 or not whole or found[-1].end() != len(text) or _left_out(pairs, known):
-        row = _row_by_columns(text, known.columns.get(table, ()), known.values)
+        columns = known.columns.get(table, ())
+        row = _row_by_columns(text, columns, known.values) or _row_in_order(text, columns)
         pairs = list(row.items()) if row else []
     if len(pairs) < 2:
         return None
@@ -455,6 +470,25 @@ def _row_by_columns(
         if len(free) != 1:
             return None
         row[free[0]] = value
+    return row
+
+
+def _row_in_order(text: str, columns: Sequence[str]) -> dict[str, str] | None:
+    """ "new user: Farah Haddad, farah@x.org, Marseille": the values listed after a colon in
+    the order of the table's columns (its id left out), one each, an e-mail address only for
+    the column that takes one."""
+    listed = re.search(r":\s*(?P<list>[^:]+)$", text)
+    named = [c for c in columns if c != "id"]
+    values = (
+        [v.strip() for v in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed["list"])]
+        if listed
+        else []
+    )
+    if not named or len(values) != len(named):
+        return None
+    row = dict(zip(named, values, strict=True))
+    if any(("@" in value) != _takes(column, "email") for column, value in row.items()):
+        return None
     return row
 
 

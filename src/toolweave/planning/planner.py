@@ -265,7 +265,10 @@ def _about_the_result(
         return not asks_to_change(clause.text) and (pointing or _names_its_fields(clause, before))
     named = any(sum(names_what_it_does(c.tool, clause)) > 0 for c in fitting)
     own = values_of(clause).count or asks_to_change(clause.text) or named
-    if not after_tool or own:
+    # "<repo>: current branch? working tree clean?": another question of the same place, which
+    # another tool of that server answers
+    other = fitting[0].tool.server == before.server and fitting[0].tool.key != before.key
+    if not after_tool or own or (other and clause.text.rstrip().endswith("?")):
         return False
     # "open notes.txt and tell me the new date": no fitting tool is given a value to act on,
     # and the step before reads what the user names (a word some server's records say too,

@@ -19,6 +19,7 @@ from toolweave.language.binding import (
     feasibility,
     folder_for_folders,
     gives_values,
+    leaves_a_moment,
     locators_fill,
     misses_the_table,
     other_kind_of_path,
@@ -38,6 +39,7 @@ from toolweave.language.cues import (
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, deletes, param_kind
 from toolweave.language.records import (
     named_things,
+    request_start,
     servers_about,
     servers_named,
     servers_placed,
@@ -82,7 +84,9 @@ async def rank_tools(
     by_key = {t.key: t for t in tools}
     servers = {t.server for t in tools}
     nouns = server_nouns(tools)
-    texts = [c if isinstance(c, str) else c.text for c in clauses]
+    # what a clause asks, not the sentence telling why before it ("I'm checking how the page
+    # shows up in search results: fetch <url> ..." asks for no search)
+    texts = [c if isinstance(c, str) else c.text[request_start(c.text) :] for c in clauses]
     ranked = []
     for clause, ranking in zip(clauses, await retriever.rank_clauses(texts, vectors), strict=True):
         # A tool only BM25 found scores no more than the weakest tool dense search found.
@@ -255,10 +259,12 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     tool = candidate.tool
     action = asks_for_action(tool, clause.text)
     changes = changes_things(tool)
-    # "add an order to the orders table ... with item 'Cinnamon roll'" is no memo of it
-    if changes and (action is False or misses_the_table(tool, clause) == 2):
-        return -1.0, -1.0
     change_asked = asks_to_change(clause.text)
+    # "add an order to the orders table ... with item 'Cinnamon roll'" is no memo of it; a
+    # question that asks for no change makes none ("commit msg that added the loader?")
+    asked = not (clause.text.rstrip().endswith("?") and not change_asked)
+    if changes and (action is False or not asked or misses_the_table(tool, clause) == 2):
+        return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
@@ -297,6 +303,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         nouns = NAME_WEIGHT * others * feasible
     # "the revenue in report.txt" is in the file, not its metadata; "how big is it" is in those
     evidence += VALUE_WEIGHT * metadata_asked(tool, clause)
+    if leaves_a_moment(tool, clause):
+        evidence -= VALUE_WEIGHT / 2
     if candidate.holds:
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
     if action:
