@@ -582,3 +582,9 @@ def test_a_clock_time_given_for_a_tool_with_no_parameter_for_it() -> None:
     tomorrow = clause_of(0, "the weather in Paris tomorrow", TODAY)
     assert not leaves_a_moment(forecast, tomorrow)  # days may take it
     assert not leaves_a_moment(now, clause_of(0, "what time is it in Tokyo?", TODAY))
+
+
+def test_a_message_described_is_no_message_given() -> None:
+    commit = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
+    assert bound(commit, "commit it in /r with the message we agreed on") == {}
+    assert bound(commit, "commit it with the message Fix-typo") == {"message": "Fix-typo"}

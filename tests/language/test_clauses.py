@@ -394,6 +394,11 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
                 "According to http://x/a.html, when did Marco join?",
             ],
         ),
+        # A wish the request after it asks again said why.
+        (
+            "I want to see whether we know anyone in Phoenix. Search memory for 'Phoenix'.",
+            ["Search memory for 'Phoenix'."],
+        ),
         # A wish denied is no request: the sentence only tells why.
         (
             "My brother is in Nepal and I don't want to wake him. What time is it in Kathmandu?",

@@ -64,6 +64,8 @@ def test_numbers_inside_a_url_or_path_are_not_values() -> None:
     [
         ("write the text hello to the file ~/notes/new.txt", ["hello"]),
         ("append buy eggs to /srv/todo.md", ["buy eggs"]),
+        ("add row 2024-05-18,taxi,23.40 to end of /a/x.csv", ["2024-05-18,taxi,23.40"]),
+        ("commit it with the message we agreed on", []),  # which message is not said
         ("create /x/a.txt containing Hello, World!", ["Hello, World!"]),
         ('write "hi" to a.txt', []),  # quoted: a quoted value already
         # A list asked for one item per line is those lines.

@@ -159,6 +159,10 @@ def test_the_place_of_a_role() -> None:
         ),
         ('replace the word "foo" with "bar" in /a/b.txt', [("foo", "bar")]),
         ("In a.txt, change hello to goodbye.", [("hello", "goodbye")]),
+        (
+            'edit /a/todo.md and change "leaking tap" into "kitchen tap"',
+            [("leaking tap", "kitchen tap")],
+        ),
         ("what changed in the repo?", []),
         # A word inside a quote is the quote's: "for" there ends nothing.
         (

@@ -378,6 +378,7 @@ _NOT_NAMES = {"the", "a", "an", "off", "from", "in", "on", "to", "for", "with", 
 _NOT_NAMES |= {"as", "into", "called", "named", "this", "that", "my", "new", "it", "is", "are"}
 _NOT_NAMES |= {"was", "were", "do", "does", "did", "has", "have", "there", "by", "or", "all"}
 _NOT_NAMES |= {"who", "whose", "which", "where", "when", "what", "with", "if"}
+_NOT_NAMES |= {"we", "i", "you", "they", "he", "she"}  # "the message we agreed on": not said
 _GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
 
 

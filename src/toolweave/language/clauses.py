@@ -537,7 +537,9 @@ def _carry_told(clauses: list[str]) -> list[str]:
         said = _told_place(said, before)
         lacks = _lacks(said, before)
         asked = asks_to_change(clause) or clause.rstrip().endswith("?")
-        if _WISH.search(before):  # "I need the weather in Paris." asks for it
+        if _WISH.search(before) and _asks_again(clause, before):
+            carried[-1] = said  # the wish said why: "... whether we know anyone in Phoenix."
+        elif _WISH.search(before):  # "I need the weather in Paris." asks for it
             carried.append(said)
         elif _KEEPS_IT.search(clause) or (lacks and asked):
             carried[-1] = _with_fact(before, clause)
@@ -546,6 +548,14 @@ def _carry_told(clauses: list[str]) -> list[str]:
         else:
             carried[-1] = said
     return carried
+
+
+def _asks_again(request: str, wish: str) -> bool:
+    """Whether the request gives every value the wish before it gives ("... want to see whether
+    we know anyone in Phoenix. Please search the graph for 'Phoenix'"): the wish was why."""
+    wished = {v.lower() for found in _told_values(wish).values() for v in found}
+    given = {v.lower() for found in _told_values(request).values() for v in found}
+    return bool(wished) and wished <= given
 
 
 def _with_fact(told: str, clause: str) -> str:

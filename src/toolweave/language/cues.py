@@ -370,7 +370,7 @@ def appends(clause: str) -> bool:
 
 _APPENDS = re.compile(
     r"\bappend\b|\bas\s+a\s+new\s+(?:last\s+)?(?:line|item|entry)\b"
-    r"|\bat\s+the\s+(?:end|bottom)\s+of\b",
+    r"|\b(?:at|to)\s+(?:the\s+)?(?:very\s+)?(?:end|bottom)\s+of\b",
     re.IGNORECASE,
 )
 

@@ -85,7 +85,7 @@ _DELETE = re.compile(r"\b(?:delete|remove|drop)\b(?!\s+(?:the\s+)?table\b)", re.
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
 _COLUMN_DEF = re.compile(
     rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z, ]*)\)|\s(?P<t2>(?:{_TYPES})"
-    r"(?:\s+(?:primary\s+key|not\s+null|unique))*))",
+    r"(?:\s+(?:primary\s+key|not\s+null|unique|required))*))",
     re.I,
 )
 _SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
@@ -597,6 +597,20 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
     return f"DELETE FROM {table}{where}" if table and where else None
 
 
+def _column_def(column: str, said: str) -> str:
+    """ "code (TEXT, the primary key)": `code TEXT PRIMARY KEY`, its type and the constraints
+    said ("required" is NOT NULL), no other word."""
+    kind = said.replace(",", " ").split()[0].upper()
+    constraints = [
+        "NOT NULL" if c.lower() == "required" else " ".join(c.upper().split())
+        for c in _CONSTRAINT.findall(said)
+    ]
+    return " ".join([column, kind, *constraints])
+
+
+_CONSTRAINT = re.compile(r"primary\s+key|not\s+null|unique|required", re.I)
+
+
 def _create(text: str) -> str | None:
     match = re.search(rf"\btable\s+(?:called\s+|named\s+)?[\"'“]?(?P<t>{_IDENT})", text, re.I)
     if not match or not _plain(match["t"]):  # "create a suppliers table with columns ..."
@@ -605,7 +619,7 @@ def _create(text: str) -> str | None:
         return None
     rest = text[match.end() :]
     columns = [
-        f"{m['c']} {' '.join((m['t1'] or m['t2']).replace(',', ' ').split()).upper()}"
+        _column_def(m["c"], m["t1"] or m["t2"])
         for m in _COLUMN_DEF.finditer(rest)
         if _plain(m["c"])
     ]

@@ -271,7 +271,7 @@ _OPENS_IN = re.compile(r"\W*(?:in|inside|under)\s+(?:the\s+)?(?:folder\s+|direct
 # bug in the users table to todo.md" keeps its words).
 _STORE = r"(?:memory|graph|table|database|db)\b(?=\W*$|[,;.]|\s+(?:as|with|and)\b)"
 _WHERE = (
-    r"(?:to|into|in|on|at)\s+(?:the\s+(?:end\s+of\s+(?:the\s+)?)?|a\s+|my\s+|our\s+)?"
+    r"(?:to|into|in|on|at)\s+(?:(?:the\s+)?end\s+of\s+(?:the\s+)?|the\s+|a\s+|my\s+|our\s+)?"
     rf"(?:file\b|folder\b|(?:[\w-]+\s+)?{_STORE}|/|~|[\w-]+\.[A-Za-z])"
 )
 # What a text given to pass on is called: "with this line: ...".
@@ -283,7 +283,8 @@ _SAID = re.compile(
     rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:echo|repeat|say)\s+(?:this|it)(?:\s+back)?\s*:\s*"  # "echo this back: hi"
-    r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?!the\s+(?:text|words?|line)\b))"
+    r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?:(?:a\s+|the\s+)?(?:new\s+)?row\s+)?"
+    r"(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
     re.IGNORECASE,
 )
@@ -311,7 +312,7 @@ _VAGUE = re.compile(
 _QUOTE = r"\"[^\"]+\"|“[^”]+”"
 _SINGLE = rf"(?<!\w)'{_IN_SINGLE}'(?!\w)|‘[^’]+’"
 _REPLACEMENT = re.compile(
-    r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|for|by)\s+"
+    r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|into|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
     rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
     rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
@@ -386,6 +387,11 @@ _PLACED = re.compile(
     r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in|for)\b|\s*$)",
     re.IGNORECASE,
 )
+_DESCRIBED = re.compile(
+    r"(?:that\s+|which\s+)?(?:we|i|you|they|he|she)\s+(?:\w+ed|said|told|wrote|chose|gave|sent)"
+    r"\b(?:\s+\w+){0,3}\s*$",
+    re.IGNORECASE,
+)
 _POINTED = re.compile(
     r"(?:this|that|these|those)\s+\w+(?:\s+(?:to|into|in|on)\b|\s*$)", re.IGNORECASE
 )
@@ -406,6 +412,8 @@ def said_in(text: str) -> list[Quoted]:
         if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
             continue
         if _POINTED.match(value):  # "add that person to the users table": a thing, no text
+            continue
+        if _DESCRIBED.match(value):  # "with the message we agreed on": which one is not said
             continue
         if _NAMES_A_FILE.match(value):  # "put notes.txt from /srv in the folder /old": a move
             continue
