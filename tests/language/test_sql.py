@@ -100,7 +100,8 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
         "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INT)"
     )
     # Only a type and the constraints said: "the primary key", "required" as NOT NULL.
-    said = "create a table called codes with columns: code (TEXT, the primary key) and pct (INTEGER, required)"
+    said = "create a table called codes with columns: code (TEXT, the primary key) and pct"
+    said += " (INTEGER, required)"
     assert made(said) == "CREATE TABLE codes (code TEXT PRIMARY KEY, pct INTEGER NOT NULL)"
     # A row by its id: "staff 3's salary"; an update written almost as SQL.
     for text in ("change staff 3's salary to 9", "update the staff table: salary = 9 where id = 3"):
