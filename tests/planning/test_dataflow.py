@@ -483,6 +483,9 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
         "{{s1.result.content | ticked:call the bank}}",
     )
     assert plan.steps[1].arguments["edits"] == [{"oldText": line, "newText": ticked}]
+    # The lines given: nothing to read first.
+    given = 'tick off the item: change "- [ ] call" to "- [x] call" in /srv/todo.md'
+    assert [s.tool for s in linked(given).steps] == ["edit_file"]
 
 
 def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:

@@ -309,7 +309,7 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     if appends(clause.text):
         last = "{{" + f"{read} | last_line" + "}}"
         return {name: [{old: last, new: f"{last}\n{text}"}]}
-    if ticks(clause.text):
+    if ticks(clause.text) and not replacements(clause.text):  # not when the lines are given
         line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", "ticked"))
         return {name: [{old: line, new: ticked}]}
     return {}

@@ -25,7 +25,10 @@ LIST_ITEM_WORDS = 3
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:(?P<list>,\s*(?:and|then|and then|and also)\s+(?![\"'‘“]))|"
     rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b)|"
-    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b)|\s+(?:and\s+)?then\s+(?=[a-z]))",
+    # "... and record it on Bob": a verb also a noun ("and record label executive") when it
+    # points at something
+    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b)"
+    r"|\s+(?:and\s+)?then\s+(?=[a-z]))",
     re.IGNORECASE,
 )
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
