@@ -9,7 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.binding import (
     extract_arguments,
     feasibility,
-    leaves_a_moment,
+    leaves_a_value,
     locators_fill,
     misses_the_table,
     other_kind_of_path,
@@ -305,6 +305,8 @@ def test_a_number_counts_for_the_parameter_named_beside_it() -> None:
     for text in ("show the last 3 commits in /r", "the three most recent commits in /r"):
         assert bound(log, text) == {"repo_path": "/r", "max_count": 3}
     assert bound(log, "show the commits in /r") == {"repo_path": "/r"}
+    read = {"properties": {"path": path, "tail": number, "head": number}, "required": ["path"]}
+    assert bound(read, "tail -n 2 /a/server.log") == {"path": "/a/server.log", "tail": 2}
 
 
 def test_a_revision_is_copied_as_git_writes_it() -> None:
@@ -578,10 +580,21 @@ def test_a_clock_time_given_for_a_tool_with_no_parameter_for_it() -> None:
     )
     forecast = ToolSpec(server="w", name="forecast", input_schema={"properties": {"days": zone}})
     clause = clause_of(0, "09:30 Nairobi -> Bangkok time", TODAY)
-    assert leaves_a_moment(now, clause) and not leaves_a_moment(convert, clause)
+    assert leaves_a_value(now, clause) and not leaves_a_value(convert, clause)
     tomorrow = clause_of(0, "the weather in Paris tomorrow", TODAY)
-    assert not leaves_a_moment(forecast, tomorrow)  # days may take it
-    assert not leaves_a_moment(now, clause_of(0, "what time is it in Tokyo?", TODAY))
+    assert not leaves_a_value(forecast, tomorrow)  # days may take it
+    assert not leaves_a_value(now, clause_of(0, "what time is it in Tokyo?", TODAY))
+    text = {"type": "string"}
+    staged = ToolSpec(
+        server="g", name="git_diff_staged", input_schema={"properties": {"repo_path": text}}
+    )
+    diff = ToolSpec(
+        server="g",
+        name="git_diff",
+        input_schema={"properties": {"repo_path": text, "target": text}},
+    )
+    since = clause_of(0, "what changed in /r since HEAD~2?", TODAY)
+    assert leaves_a_value(staged, since) and not leaves_a_value(diff, since)
 
 
 def test_a_message_described_is_no_message_given() -> None:

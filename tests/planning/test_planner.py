@@ -219,6 +219,10 @@ def test_a_thing_asked_for_again_is_one_call() -> None:
     candidates = [[Candidate(tool=show, score=0.5)], [Candidate(tool=show, score=0.5)]]
     plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["git_show"]
+    texts = ["What changed in /r since HEAD~2?", "Show the diff."]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["git_show"]
     # Something else asked of it is a request of its own.
     texts = ["Look up the Eiffel Tower.", "How tall is that tower?"]
     clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]

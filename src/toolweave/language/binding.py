@@ -29,6 +29,7 @@ from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
     PAYLOAD_NAMES,
+    REVISION_NAMES,
     ROLE_PREPOSITIONS,
     is_statement,
     json_type,
@@ -239,6 +240,8 @@ def _counts_in_context(
             flag = _COUNT_FLAG.search(text[: number.start])  # "git log -n 3"
             if named & _LIMITS and ((before | after) & _NEWEST or flag):
                 scores[name] = max(scores[name], 2)  # "the last 3 commits" and max_count
+            if flag and re.search(rf"\b{re.escape(name)}\s+$", text[: flag.start() + 1]):
+                scores[name] = max(scores[name], 2)  # "tail -n 2 a.log" and tail
         best = max(scores, key=lambda n: scores[n], default=None)
         if best is None or scores[best] < 1 or (kinds[best] == "percent") != number.percent:
             continue
@@ -590,8 +593,10 @@ def _extract_one(
     if kind == "expression":
         return values.expression, None
     if kind == "revision":
-        if readable_name(name) == "target" and not _COMPARED.search(clause.text):
-            return None, None  # "what did the last commit change?" compares with nothing
+        if (readable_name(name) == "target") != bool(_COMPARED.search(clause.text)):
+            # "what did the last commit change?" compares with nothing; "what changed since
+            # HEAD~2?" shows no one commit
+            return None, None
         return _revision(clause, of_a_file=readable_name(name) == "revision")
     if kind == "glob":
         return _glob(clause.text)
@@ -918,21 +923,17 @@ def locators_fill(tool: ToolSpec, clause: Clause) -> bool:
 _MOMENT_WORDS = {"day", "days", "date", "dates", "time", "times", "hour", "hours", "when", "at"}
 
 
-def leaves_a_moment(tool: ToolSpec, clause: Clause) -> bool:
-    """Whether the clause gives a clock time or a date that the tool has no parameter for: "09:30
-    Nairobi -> Bangkok time" converts 09:30, it asks for no current time (a forecast's `days`
+def leaves_a_value(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause gives a clock time, a date or a git revision that the tool has no
+    parameter for: "09:30 Nairobi -> Bangkok time" converts 09:30, it asks for no current time;
+    "what changed since HEAD~2?" diffs against HEAD~2, not what is staged (a forecast's `days`
     may take "tomorrow" when the step runs)."""
-    values = values_of(clause)
-    moments = [*values.times, *values.dates]
     properties = tool.input_schema.get("properties") or {}
     words = {w for name in properties for w in readable_name(name).split()}
-    if not moments or words & _MOMENT_WORDS:
-        return False
-    filled = extract_arguments(tool.input_schema, clause)
-    spans = [
-        filled.spans[n] for n, o in filled.origins.items() if o == "extracted" and n in filled.spans
-    ]
-    return any(not any(s.start <= m.start < s.end for s in spans) for m in moments)
+    values = values_of(clause)
+    moment = bool(values.times or values.dates) and not words & _MOMENT_WORDS
+    revision = _REVISION.search(clause.text) is not None and not words & REVISION_NAMES
+    return moment or revision
 
 
 def keeps_facts(clause: Clause) -> bool:

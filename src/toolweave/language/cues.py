@@ -421,6 +421,8 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     verbs = sum(w in _ACTIONS or w in _READS for w in said)
     if not verbs and any(w in _ACTIONS or w in _READS for w in words):
         return 0.0, 0.0  # its verb unsaid, its nouns are where: "the orders table" describes none
+    if words in (["read"], ["show"]):  # "show the diff": a name of a reading verb alone says
+        return verbs / 2, 0.0  # less of what it reads than git_diff's "diff"
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 

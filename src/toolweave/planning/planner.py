@@ -181,8 +181,13 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]
 
 
 def _again(clause: Clause, before: Clause) -> bool:
-    """The clause asks for what the clause before asked of the same tool, giving nothing new."""
-    return names_again(clause.text, before.text) and not values_of(clause).count
+    """The clause asks for what the clause before asked of the same tool, giving nothing new
+    ("What changed since HEAD~2? Show the diff.")."""
+    shown = names_again(clause.text, before.text) or _SHOW_IT.fullmatch(clause.text.strip())
+    return bool(shown) and not values_of(clause).count
+
+
+_SHOW_IT = re.compile(r"(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:the|its)\s+[a-z]+\W*", re.I)
 
 
 def _folder_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Step | None:

@@ -19,7 +19,7 @@ from toolweave.language.binding import (
     feasibility,
     folder_for_folders,
     gives_values,
-    leaves_a_moment,
+    leaves_a_value,
     locators_fill,
     misses_the_table,
     other_kind_of_path,
@@ -303,7 +303,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         nouns = NAME_WEIGHT * others * feasible
     # "the revenue in report.txt" is in the file, not its metadata; "how big is it" is in those
     evidence += VALUE_WEIGHT * metadata_asked(tool, clause)
-    if leaves_a_moment(tool, clause):
+    if leaves_a_value(tool, clause):
         evidence -= VALUE_WEIGHT / 2
     if candidate.holds:
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
