@@ -252,3 +252,12 @@ def test_a_line_ticked_off_is_the_one_line_that_holds_it_with_its_box_ticked() -
         resolve({"e": "{{s1.result | ticked:call the bank}}"}, todo)
     with pytest.raises(UnresolvedReference, match="has no open box"):
         resolve({"e": "{{s1.result | ticked:buy milk}}"}, todo)
+
+
+def test_an_empty_result_passes_nothing_on() -> None:
+    """ "find the email of whoever ordered the Monitor and save it to a.txt" had written "[]"
+    (no row found) to the file and reported success."""
+    for empty in ("[]", "", [], {}):
+        with pytest.raises(UnresolvedReference, match="is empty: there is nothing to pass on"):
+            resolve({"content": "{{s1.result}}"}, {"s1": empty})
+    assert resolve({"n": "{{s1.result}}"}, {"s1": 0}) == {"n": 0}

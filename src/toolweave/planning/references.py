@@ -168,6 +168,8 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
             raise fail(f"{where} has no line that is not blank")
         return filled[-1]
     if match["word"] is None:
+        if _parsed(value) in ("", [], {}, None):  # "[]" from a query that found no row
+            raise fail(f"{where} is empty: there is nothing to pass on")
         return value
     lines = [line for line in _format(value).splitlines() if _holds(line, match["word"])]
     if not lines:  # nothing to pass on is a failed step, not an empty file written
