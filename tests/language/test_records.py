@@ -339,3 +339,10 @@ def test_a_name_said_as_a_place_too_is_still_someone_named() -> None:
     told = "Carol will coach Bob through his first year: add a relation from Carol to Bob"
     assert unnamed_reference([clause_of(0, told, TODAY)]) == ""
     assert unnamed_reference([clause_of(0, "she's moving to Oslo, note that", TODAY)]) == "she"
+
+
+def test_a_table_said_by_what_its_rows_record() -> None:
+    clause = clause_of(0, "what's the cheapest thing anyone has ordered?", TODAY)
+    assert [h.value for h in held_in(clause, {"db": ["orders"]})] == ["orders"]
+    clause = clause_of(0, "I'd like to order bread", TODAY)
+    assert held_in(clause, {"db": ["orders"]}) == []

@@ -354,6 +354,11 @@ def test_a_total_of_the_one_column_of_numbers_a_table_has(db: sqlite3.Connection
     known = Known(["staff"], columns, numeric={"staff": ["id", "salary"]})
     assert made_with("what's the average pay in staff?", known) == "SELECT AVG(salary) FROM staff"
     assert made_with("avg pay in staff", known) == "SELECT AVG(salary) FROM staff"
+    # The cheapest row, not its price alone: "what's the cheapest thing ..."
+    assert made_with("what's the cheapest one in staff?", known) == (
+        "SELECT * FROM staff ORDER BY salary ASC LIMIT 1"
+    )
+    assert made_with("what's the lowest salary in staff?", known) == "SELECT MIN(salary) FROM staff"
     named = Known(["staff"], columns, [("name", "Ana Lima")], numeric=known.numeric)
     sql = made_with("how much does Ana Lima earn in total (staff table)?", named)
     assert list(db.execute(sql or "")) == [(30.5,)]

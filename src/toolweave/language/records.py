@@ -246,14 +246,16 @@ def _spans(
     for name in names:
         written = [name]
         if singular and name.islower() and name.endswith("s") and len(name) > 4:
-            written.append(name[:-1])
+            # "order 4", and "what has anyone ordered": what was done is what the table keeps
+            written += [name[:-1], f"{name[:-1]}ed"]
         for word in written:
+            one = word == name[:-1]
             if (
                 len(word) >= 3
                 and word.lower() in lowered
                 and (at := _named(text, word)) is not None
-                and not (any_one and word != name and _ANY_ONE.search(text[:at]))
-                and not (word != name and _as_a_verb(text, at, len(word)))
+                and not (any_one and one and _ANY_ONE.search(text[:at]))
+                and not (one and _as_a_verb(text, at, len(word)))
             ):
                 found.append(Quoted(start=at, end=at + len(word), value=name))
                 break

@@ -45,8 +45,8 @@ _CONDITION = re.compile(
 _AGGREGATES = {
     "SUM": r"total|sum|add\s+up",
     "AVG": r"average|mean|avg",
-    "MAX": r"highest|largest|biggest|maximum|max",
-    "MIN": r"lowest|smallest|minimum|min",
+    "MAX": r"highest|largest|biggest|maximum|max|most\s+expensive|priciest",
+    "MIN": r"lowest|smallest|minimum|min|cheapest|least\s+expensive",
 }
 _COLUMN = re.compile(rf"\b(?:the\s+)?(?P<c>{_IDENT})\s+column\b")
 # "the amounts in the orders table", "all order amounts in the orders table": a column by its
@@ -363,7 +363,12 @@ def _grouped(text: str, table: str, columns: Sequence[str]) -> str | None:
 
 
 # "which order has the lowest amount" asks for the row, "what is the lowest amount" the value.
-_WHICH_ROW = re.compile(r"\b(?:which|who)\b", re.I)
+# "which order has the lowest amount", "what's the cheapest thing anyone ordered": a row.
+_WHICH_ROW = re.compile(
+    r"\b(?:which|who)\b|\bwhat(?:['’]s|\s+is|\s+was)\s+the\s+[\w\s]{3,25}?\s+"
+    r"(?:thing|item|one|order|product|row)\b",
+    re.I,
+)
 _ORDERS = {"MAX": "DESC", "MIN": "ASC"}
 
 
