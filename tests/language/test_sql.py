@@ -91,6 +91,10 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     assert made("remove the row with town Graz from the staff table") == (
         "DELETE FROM staff WHERE town = 'Graz'"
     )
+    assert made("clear out the staff table rows with a salary below 10") == (
+        "DELETE FROM staff WHERE salary < 10"
+    )
+    assert made("clear the staff table") is None  # every row: never read into a request
     # A row by the table's own word for one: "room 12" in the rooms table.
     assert made("drop room 12 from the rooms table") == "DELETE FROM rooms WHERE id = 12"
     sql = made("make a table named rooms with columns id (integer primary key) and floor (int)")

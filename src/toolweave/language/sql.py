@@ -81,7 +81,9 @@ _UPDATES = (
         re.I,
     ),
 )
-_DELETE = re.compile(r"\b(?:delete|remove|drop)\b(?!\s+(?:the\s+)?table\b)", re.I)
+_DELETE = re.compile(
+    r"\b(?:delete|remove|drop|clear\s+out|get\s+rid\s+of)\b(?!\s+(?:the\s+)?table\b)", re.I
+)
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
 _COLUMN_DEF = re.compile(
     rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z, ]*)\)|\s(?P<t2>(?:{_TYPES})"
