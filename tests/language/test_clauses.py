@@ -386,6 +386,15 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             " the feedback table.",
             ["Delete row 3 of the feedback table."],
         ),
+        # A sentence that opens by telling when, then asks: its requests.
+        (
+            "Before I call Priya, tell me the time in Kolkata and remind me of the deadline in"
+            " /a/alpha.txt.",
+            [
+                "Before I call Priya, tell me the time in Kolkata",
+                "remind me of the deadline in /a/alpha.txt.",
+            ],
+        ),
         # Where the answers are, said first, is said for each question.
         (
             "According to http://x/a.html, how many people work there, and when did Marco join?",

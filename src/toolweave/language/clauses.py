@@ -72,8 +72,9 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
     for sentence in pieces:
         condition = source = ""
         # a sentence that only states something is one piece of context, however it goes on
-        told = _told(sentence) and not _WISH.search(sentence)
-        cuts = [sentence] if told else [p for cut in _pieces(sentence) for p in _shared_verb(cut)]
+        cuts = [p for cut in _pieces(sentence) for p in _shared_verb(cut)]
+        if _only_states(sentence, cuts):
+            cuts = [sentence]
         for piece in [part for cut in cuts for part in _copied(cut) for part in _made_with(part)]:
             text = _PURPOSE.sub("", _LEADING_FILLER.sub("", piece.strip())).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!?")):
@@ -153,6 +154,13 @@ _SHOWS_THEIR = re.compile(
     r"^(?:please\s+)?(?:list|show|give|include|tell)\b(?:\s+me)?[^?]{0,60}\b(?:their|its)\b[^?]*$",
     re.I,
 )
+
+
+def _only_states(sentence: str, pieces: list[str]) -> bool:
+    """Whether the sentence states something and none of its pieces asks for anything ("Entry 3
+    is spam, and it's skewing our ratings."; not "Before I call her, tell me the time.")."""
+    asks = any(_VERB.match(p.strip()) or asks_to_change(p) for p in pieces)
+    return _told(sentence) and not _WISH.search(sentence) and not asks
 
 
 def _restates(sentence: str, request: str) -> bool:

@@ -23,7 +23,7 @@ OPENERS = (
     "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
     "generate|recommend|suggest|estimate|predict|track|play|post|download|save|write|store|"
     "copy|move|rename|remember|append|commit|stage|insert|remove|echo|open|put|switch|checkout|"
-    "unstage|count"
+    "unstage|count|remind"
 )
 # A word that opens a sentence, so a lone capital before it ends one ("in Farm A. Secondly").
 _OPENS_SENTENCE = re.compile(
