@@ -184,34 +184,18 @@ class _Linker:
 
     def _keep_facts(self, step: Step, tool: ToolSpec) -> None:
         """ "Look up Bob Chen's city in the db and add it to Bob in memory": the record keeps
-        the facts the step before read, each "city: <its value there>", the value taken from
-        that result (a `value:` reference), not the words the clause says around them; '"lives
-        in" followed by the city' keeps "lives in <the city>"."""
+        the facts the step before read (`_kept`), not the words the clause says around them."""
         read = self.steps[-1] if self.steps else None
         reader = self.tool_of(read) if read else None
         if read is None or reader is None or read.problem or changes_things(reader):
             return
         text = self._compatible(read, "string", _Links())
-        clause = step.clause.text
-        facts = facts_named(clause) or (
-            facts_named(read.clause.text) if refers_back(clause) else []
-        )
-        if not changes_things(tool) or text is None or not facts:
+        if not changes_things(tool) or text is None:
             return
-        path = f".{text.path}" if text.path else ""
-
-        def value(fact: str) -> str:
-            return "{{" + f"{read.id}.result{path} | value:{fact}" + "}}"
-
-        lead = composed(clause)
-        if lead:
-            kept = [f"{lead[0].strip()} {value(lead[1])}"]
-        elif values_of(step.clause).quoted:
-            return  # what is kept is said
-        else:
-            kept = [f"{fact}: {value(fact)}" for fact in facts]
+        result = f"{read.id}.result{'.' + text.path if text.path else ''}"
+        kept = _kept(step.clause, read.clause, result)
         for name, prop in _properties(tool).items():
-            if record := record_keeping(prop, step.clause, kept):
+            if kept and (record := record_keeping(prop, step.clause, kept)):
                 step.arguments[name] = [record]
                 step.argument_origins[name] = "reference"
                 step.depends_on.append(read.id)
@@ -444,6 +428,25 @@ class _Linker:
             step.arguments = rename_references(step.arguments, ids)
             step.depends_on = [ids.get(need, need) for need in step.depends_on]
         return Plan(steps=self.steps)
+
+
+def _kept(clause: Clause, read: Clause, result: str) -> list[str]:
+    """What a record keeps of the facts a clause names, or those the clause it points back at
+    read ("... city in the db and add it to Bob"): each "city: <its value in `result`>" (a
+    `value:` reference), or '"lives in" followed by the city' as "lives in <the city>"; nothing
+    when the clause quotes what to keep."""
+    facts = facts_named(clause.text) or (facts_named(read.text) if refers_back(clause.text) else [])
+
+    def value(fact: str) -> str:
+        return "{{" + f"{result} | value:{fact}" + "}}"
+
+    if not facts:
+        return []
+    if lead := composed(clause.text):
+        return [f"{lead[0].strip()} {value(lead[1])}"]
+    if values_of(clause).quoted:
+        return []
+    return [f"{fact}: {value(fact)}" for fact in facts]
 
 
 def _missing(tool: ToolSpec, step: Step, found: Filled) -> list[str]:
