@@ -267,6 +267,7 @@ class ProblemKind(StrEnum):
     NOT_CONNECTED = "not_connected"  # the step's tool or server is not connected
     ARGUMENTS = "arguments"  # the arguments do not fit the tool's schema
     UNGROUNDED = "ungrounded"  # a tool that changes things lacks a value only the user can give
+    WAITING = "waiting"  # a change held back until a value another change lacks is given
     PLAN = "plan"  # the plan is defective here (unknown reference, cycle)
 
 

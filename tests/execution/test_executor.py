@@ -265,3 +265,34 @@ def test_a_one_line_error_message_is_a_failure() -> None:
     assert says_it_failed("Error: no such table: users") is not None
     assert says_it_failed("Successfully wrote to /tmp/a.txt") is None
     assert says_it_failed("Error: disk full\nError: retrying") is None  # a log's lines are data
+
+
+async def test_no_change_is_made_while_another_change_of_the_plan_lacks_a_value(
+    tmp_path: Path,
+) -> None:
+    """Seen on mcp-server-git: "stage app.py and commit it with that message" staged app.py,
+    then could not commit; the user is asked before anything changes."""
+    moved = Step(
+        id="s1",
+        clause=clause_of(0, "move /a/x.txt to /a/y.txt", TODAY),
+        server="people",
+        tool="move_file",
+        arguments={"source": "/a/x.txt", "destination": "/a/y.txt"},
+    )
+    deleted = Step(
+        id="s2",
+        clause=clause_of(1, "delete someone from the address book", TODAY),
+        server="people",
+        tool="delete_person",
+    )
+    native = {"people": [move_file, delete_person]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        observations = await run_plan(Plan(steps=[moved, deleted]), pool.tools, pool, NoLLM())
+    assert [o.ok for o in observations] == [False, False]
+    assert moved.problem is not None and moved.problem.kind == ProblemKind.WAITING
+    assert deleted.problem is not None and deleted.problem.kind == ProblemKind.UNGROUNDED
+    # Each change given all it needs runs.
+    moved.problem = None
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        observations = await run_plan(Plan(steps=[moved]), pool.tools, pool, NoLLM())
+    assert observations[0].ok

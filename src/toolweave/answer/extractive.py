@@ -163,6 +163,10 @@ async def compose_answer(
             lines.append(f"To “{clause}”, {step.problem.text}: what should it be?")
             only_documents = False
             continue
+        if step.problem is not None and step.problem.kind == ProblemKind.WAITING:
+            lines.append(f"Not done yet: “{clause}”, {step.problem.text}.")
+            only_documents = False
+            continue
         if not obs.ok:
             if head == step.id:  # a later round that found nothing is no part of the answer
                 lines.append(f"Could not answer “{clause}”: {obs.error}")

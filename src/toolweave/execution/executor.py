@@ -52,7 +52,7 @@ from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references
-from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step, ToolSpec
+from toolweave.types import Candidate, Observation, Plan, Problem, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
 
@@ -188,6 +188,7 @@ async def run_plan(
             else None
         ),
     )
+    _wait_for_what_is_unsaid(plan, by_key)
     result = await scheduler.run(plan)
     return [
         _called(result.observations[step.id], step.id in called)
@@ -195,6 +196,23 @@ async def run_plan(
         else Observation.of(step, error=f"not done: {result.not_done.get(step.id, 'not run')}")
         for step in plan.steps
     ]
+
+
+def _wait_for_what_is_unsaid(plan: Plan, by_key: Mapping[str, ToolSpec]) -> None:
+    """When a change of the plan lacks a value the user must say ("stage app.py and commit it
+    with that message"), its other changes wait too: the user is asked before anything is
+    changed, not after half of it."""
+    changes = [
+        (step, by_key[step.key])
+        for step in plan.steps
+        if step.problem is None and step.key in by_key and changes_things(by_key[step.key])
+    ]
+    unsaid_by = {step.id: unsaid(tool, step.clause, step.arguments) for step, tool in changes}
+    if len(changes) < 2 or not any(unsaid_by.values()):
+        return  # one change alone may still be written by the step agent
+    for step, _ in changes:
+        held = Problem(kind=ProblemKind.WAITING, text="nothing changed until that is said")
+        step.problem = unsaid_by[step.id] or held
 
 
 def stand_in(

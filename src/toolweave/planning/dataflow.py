@@ -200,6 +200,10 @@ class _Linker:
                 step.argument_origins[name] = "reference"
                 step.depends_on.append(read.id)
 
+    def _changes(self, step: Step) -> bool:
+        tool = self.tool_of(step)
+        return tool is not None and changes_things(tool)
+
     def _same_place(self, name: str) -> Any:
         """The path or address an earlier step's clause gives its parameter of this name: "in
         /srv/repo, git add app.py, then git commit" commits in /srv/repo."""
@@ -226,10 +230,11 @@ class _Linker:
         if changes_things(tool) and records:
             self._append(step, tool, name)  # "add "x" as a new last line of a.txt"
             return  # nor the records it keeps ("observations": [{entityName, contents}])
-        earlier = [  # the nearest first
+        earlier = [  # the nearest first; what a change reports is no value of another change
             s
             for s in reversed(self.steps)
-            if s.problem is None and not (s.key == self.search and changes_things(tool))
+            if s.problem is None
+            and not (changes_things(tool) and (s.key == self.search or self._changes(s)))
         ]
         for producer in earlier:
             match = self._match(producer, step, name)
