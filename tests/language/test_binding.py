@@ -583,6 +583,11 @@ def test_a_clock_time_given_for_a_tool_with_no_parameter_for_it() -> None:
     assert leaves_a_value(now, clause) and not leaves_a_value(convert, clause)
     tomorrow = clause_of(0, "the weather in Paris tomorrow", TODAY)
     assert not leaves_a_value(forecast, tomorrow)  # days may take it
+    date_said = {"type": "string", "description": "Check-in date. Format: YYYY-MM-DD"}
+    hotels = ToolSpec(
+        server="h", name="search_hotels", input_schema={"properties": {"checkIn": date_said}}
+    )
+    assert not leaves_a_value(hotels, clause_of(0, "hotels from August 10th", TODAY))
     assert not leaves_a_value(now, clause_of(0, "what time is it in Tokyo?", TODAY))
     text = {"type": "string"}
     staged = ToolSpec(

@@ -930,8 +930,16 @@ def leaves_a_value(tool: ToolSpec, clause: Clause) -> bool:
     may take "tomorrow" when the step runs)."""
     properties = tool.input_schema.get("properties") or {}
     words = {w for name in properties for w in readable_name(name).split()}
+    # a parameter a moment may be: named or described so ("checkIn": "Check-in date")
+    said = {
+        w
+        for name, prop in properties.items()
+        for w in re.findall(
+            r"[a-z]+", f"{readable_name(name)} {prop.get('description', '')}".lower()
+        )
+    }
     values = values_of(clause)
-    moment = bool(values.times or values.dates) and not words & _MOMENT_WORDS
+    moment = bool(values.times or values.dates) and not said & _MOMENT_WORDS
     revision = _REVISION.search(clause.text) is not None and not words & REVISION_NAMES
     return moment or revision
 
