@@ -101,6 +101,8 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("NYC time now?", ["America/New_York"]),
         ("what time is it in São Paulo?", ["America/Sao_Paulo"]),  # written without accents
         ("18:00 utc -> dubai", ["UTC", "Asia/Dubai"]),
+        ("9:00 CET in MET", ["CET", "MET"]),
+        ("who narrates How I Met Your Mother?", []),  # an abbreviation is written in capitals
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:

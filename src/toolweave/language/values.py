@@ -620,7 +620,13 @@ def _zone_spans(text: str) -> list[tuple[int, int, str]]:
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
             proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
             proper = proper or phrase in ("utc", "gmt")  # "18:00 utc to dubai"
-            if len(phrase) > 1 and phrase in names and proper:
+            # An abbreviation is written in capitals: "MET", not "How I Met Your Mother".
+            zone = names.get(phrase, "")
+            said = " ".join(w.group() for w in words[i : i + size])
+            shouted = (
+                said.isupper() or phrase in ("utc", "gmt") or "/" in zone or not zone.isupper()
+            )
+            if len(phrase) > 1 and phrase in names and proper and shouted:
                 if names[phrase] not in (zone for *_, zone in found):
                     end = words[min(i + size, len(words)) - 1].end()
                     found.append((words[i].start(), end, names[phrase]))
