@@ -11,6 +11,7 @@ import pytest
 
 from toolweave.errors import InputError
 from toolweave.evals.servers import (
+    _sent,
     _unasked_changes,
     engine_over,
     load_tasks,
@@ -277,3 +278,17 @@ async def test_learning_from_a_split_teaches_its_runs_and_rates_the_failed_ones_
     )
     assert "learned from 2 runs, 1 of them rated bad" in said
     assert [(r.task, r.success) for r in results] == [("measured", True)]  # only test measured
+
+
+def test_a_step_not_run_or_not_done_is_no_call_made() -> None:
+    """ "stage app.py and commit it with that message": the commit, not done because the stage
+    waited for the message, had counted as a call nobody asked for."""
+
+    def step(error: str | None) -> Observation:
+        return Observation(
+            step_id="s1", server="git", tool="git_commit", ok=error is None, error=error
+        )
+
+    made = [step(None), step("Error executing tool git_commit: nothing staged")]
+    waited = [step("not run: nothing changed until that is said"), step("not done: s1 failed")]
+    assert _sent(made + waited) == made

@@ -380,6 +380,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Which orders are between 20 and 50? List the items and their amounts.",
             ["Which orders are between 20 and 50? List the items and their amounts."],
         ),
+        (
+            "Which orders are between 20 and 50? List the item and the amount of each.",
+            ["Which orders are between 20 and 50? List the item and the amount of each."],
+        ),
         # A sentence that only states something is context, however it goes on.
         (
             "Entry 3 is spam, not a real review, and it's skewing our ratings. Delete row 3 of"

@@ -312,6 +312,11 @@ async def _gold_answer(engine: Engine, task: Task, request: str, values: dict[st
     return Answer(question=request, text=text, observations=observations)
 
 
+def _sent(observations: list[Observation]) -> list[Observation]:
+    """The calls made: a step not run, or not done for a step it needed, called nothing."""
+    return [o for o in observations if not (o.error or "").startswith(("not run", "not done"))]
+
+
 def _score(
     engine: Engine,
     sandbox: Sandbox,
@@ -322,7 +327,7 @@ def _score(
     seconds: float,
 ) -> Result:
     values = sandbox.placeholders()
-    sent = [o for o in answer.observations if not (o.error or "").startswith("not run")]
+    sent = _sent(answer.observations)
     expected = [fill(call, values) for call in task.calls]
     problems: list[str] = []
     tools_right = _tools_right(expected, sent, problems)

@@ -151,7 +151,8 @@ def _shows_the_answer(sentence: str, question: str) -> bool:
 
 
 _SHOWS_THEIR = re.compile(
-    r"^(?:please\s+)?(?:list|show|give|include|tell)\b(?:\s+me)?[^?]{0,60}\b(?:their|its)\b[^?]*$",
+    r"^(?:please\s+)?(?:list|show|give|include|tell)\b(?:\s+me)?\s+(?:[^?]{0,60}\b(?:their|its)\b"
+    r"|the\s+\w+\s+and\s+(?:the|their|its)\s+\w+)[^?]*$",
     re.I,
 )
 
