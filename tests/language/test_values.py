@@ -103,6 +103,9 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("18:00 utc -> dubai", ["UTC", "Asia/Dubai"]),
         ("9:00 CET in MET", ["CET", "MET"]),
         ("who narrates How I Met Your Mother?", []),  # an abbreviation is written in capitals
+        ("Is Time Warner Center taller, or One Manhattan Square?", []),  # no city: a direction
+        ("Who played for West Ham?", []),
+        ("time in Canada/Central", ["Canada/Central"]),
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:

@@ -567,6 +567,11 @@ PLACE_ZONES = {
 }  # fmt: skip
 
 
+# Zone names whose last part names no city: old aliases ("Canada/Central") and directions.
+_NO_CITIES = ("Etc/", "SystemV/", "US/", "Brazil/", "Canada/", "Chile/", "Mexico/")
+_NO_CITY = {"west", "east", "north", "south", "center", "central", "general"}
+
+
 @cache
 def _zone_names() -> dict[str, str]:
     """Lower-case place name -> IANA zone: each zone's city part, then the table above."""
@@ -574,8 +579,10 @@ def _zone_names() -> dict[str, str]:
 
     names: dict[str, str] = {}
     for zone in sorted(available_timezones()):
-        if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "US/")):
-            names.setdefault(zone.rsplit("/", 1)[1].replace("_", " ").lower(), zone)
+        city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
+        # "further west", "Time Warner Center": no Australia/West, America/North_Dakota/Center
+        if "/" in zone and not zone.startswith(_NO_CITIES) and city not in _NO_CITY:
+            names.setdefault(city, zone)
         names.setdefault(zone.lower(), zone)
     names.update(PLACE_ZONES)
     return names
