@@ -318,11 +318,15 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     return {}
 
 
+# How a clause changes a table that a tool takes neither a table nor a statement for.
+INTO_A_TABLE, A_FIELD = 2, 1
+
+
 def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
-    """2 when the clause puts something into a table a server holds ("add Carol to the users
-    table"), 1 when, giving no place, it changes a field of one ("change order 4's amount to
-    5.75"), and the tool takes neither a table nor a statement (a memo's `insight`, a file's
-    edits); else 0."""
+    """INTO_A_TABLE when the clause puts something into a table a server holds ("add Carol to
+    the users table"), A_FIELD when, giving no place, it changes a field of one ("change order
+    4's amount to 5.75"), and the tool takes neither a table nor a statement (a memo's
+    `insight`, a file's edits); else 0."""
     properties = tool.input_schema.get("properties") or {}
     if any(takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()):
         return 0
@@ -333,7 +337,7 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
         for h in clause.held
         if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
     )
-    return 2 if any(into) else int(_changes_a_field(clause))
+    return INTO_A_TABLE if any(into) else A_FIELD * _changes_a_field(clause)
 
 
 def _changes_a_field(clause: Clause) -> bool:

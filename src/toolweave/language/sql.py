@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
+from toolweave.language.values import list_items
 from toolweave.types import Span
 
 _IDENT = r"[A-Za-z_]\w*"
@@ -486,11 +487,7 @@ def _row_in_order(text: str, columns: Sequence[str]) -> dict[str, str] | None:
     the column that takes one."""
     listed = re.search(r":\s*(?P<list>[^:]+)$", text)
     named = [c for c in columns if c != "id"]
-    values = (
-        [v.strip() for v in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed["list"])]
-        if listed
-        else []
-    )
+    values = list_items(listed["list"]) if listed else []
     if not named or len(values) != len(named):
         return None
     row = dict(zip(named, values, strict=True))

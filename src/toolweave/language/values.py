@@ -436,8 +436,13 @@ def listed_lines(text: str) -> Quoted | None:
     match = _ITEMS.search(blank_quoted(text))
     if match is None:
         return None
-    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match["items"])]
+    items = list_items(match["items"])
     return Quoted(start=match.start("items"), end=match.end("items"), value="\n".join(items))
+
+
+def list_items(text: str) -> list[str]:
+    """The items of a list as written: "eggs, flour and butter" is eggs, flour, butter."""
+    return [item.strip() for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", text)]
 
 
 _PER_LINE = re.compile(
