@@ -269,6 +269,18 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     saved = clause_of(0, "save order 4's amount to /srv/a.txt", TODAY)
     saved.held, saved.fields = field.held, field.fields
     assert not misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), saved)
+    # A row of the table said as "an order", and a file put into, are places too.
+    order = clause_of(0, "add an order for Emma with the item 'Carrot cake'", TODAY)
+    order.held, order.fields = field.held, field.fields
+    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), order)
+    assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), order)
+    item = clause_of(0, "add an unchecked item to my /srv/todo.md", TODAY)
+    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), item)
+    assert not misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), item)
+    read = clause_of(0, "add what /srv/a.txt says to memory", TODAY)  # a file read is no place
+    assert not misses_the_table(
+        ToolSpec(server="db", name="append_insight", input_schema=memo), read
+    )
 
 
 def test_a_count_written_as_a_word_is_read_where_it_counts() -> None:

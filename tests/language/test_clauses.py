@@ -87,7 +87,9 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
             "It's 20:00 in Dubai. What time is it in Tokyo?",
             ["It's 20:00 in Dubai: What time is it in Tokyo?"],
         ),
-        ("What is 2+2? It is late.", ["What is 2+2?", "It is late."]),
+        # A statement after a request that gives nothing only tells more.
+        ("What is 2+2? It is late.", ["What is 2+2?"]),
+        ("What is 2+2? It is 10:00 now.", ["What is 2+2?", "It is 10:00 now."]),
     ],
 )
 def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> None:
@@ -457,6 +459,24 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             'add a project called "Heron" to memory; it starts in April',
             ['add a project called "Heron" to memory; it starts in April'],
         ),
+        # What the request must leave alone, and why it is asked, are no requests.
+        ("Please stage a.py in /r, but don't commit anything yet.", ["stage a.py in /r."]),
+        (
+            "Delete the 'knows' relation from Bob to Alice, without touching either person?",
+            ["Delete the 'knows' relation from Bob to Alice?"],
+        ),
+        (
+            'Please add T.md in /r and commit it with the message "Add T" — just that file.',
+            ["add T.md in /r", 'commit it with the message "Add T".'],
+        ),
+        ("Just to be sure, could you add 17 and 4?", ["could you add 17 and 4?"]),
+        # A statement that ends the question, giving nothing, only tells more.
+        (
+            "Could you make a folder /a/r/2024? The r folder doesn't exist yet either.",
+            ["Could you make a folder /a/r/2024?"],
+        ),
+        # A new thing, then what to do with it, are two requests.
+        ("/r: new branch c-r, check it out", ["/r: new branch c-r", "check branch c-r out"]),
     ],
 )
 def test_lists_relative_clauses_conditions_and_thanks(question: str, clauses: list[str]) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from toolweave.language.cues import (
+    appends,
     asks_for_action,
     asks_to_change,
     facts_named,
@@ -110,6 +111,13 @@ def test_a_to_do_ticked_off_is_a_change() -> None:
     ):
         assert asks_to_change(text), text
     assert not asks_to_change("what's marked done in todo.md?")
+
+
+def test_a_line_added_to_a_file_that_is_there() -> None:
+    assert appends('add "call the plumber" to /a/notes.txt')
+    assert appends("add an unchecked item to my ~/todo.md")
+    assert not appends("add a line to a new file /a/b.txt")  # made whole
+    assert not appends("add Bob to memory")
 
 
 def test_a_verb_going_on_asks_for_nothing() -> None:

@@ -195,6 +195,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("branch v2 off main in /r") and not asks_to_change(
         "branch v2 has 3 commits"
     )
+    assert asks_to_change("branch docs/readme-tweaks in /r, stay on main")
+    assert asks_to_change("/r: new branch cache-responses")
 
 
 def test_a_statement_of_a_kind_the_parameter_does_not_take_is_none() -> None:

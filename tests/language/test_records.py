@@ -225,6 +225,10 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     assert placed("store it in your memory under Rosa's Bakery") == {"memory"}
     assert placed("show me everything in my knowledge graph") == set()
     assert placed("my memory of the trip") == set()
+    # A fact remembered is kept in the memory; "do you remember" keeps nothing.
+    assert placed("remember it under Rosa's Bakery") == {"memory"}
+    assert placed("please memorise that Dana plays the cello") == {"memory"}
+    assert placed("do you remember Dana?") == set()
     # Or by what a server holds.
     assert placed("insert Frank O'Neil from Dublin into users") == {"sqlite"}
     assert placed("insert Frank O'Neil into users2") == set()

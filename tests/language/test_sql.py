@@ -444,3 +444,7 @@ def test_a_new_row_listed_in_the_order_of_the_columns() -> None:
     )
     assert made_with("new staff: Ana Lima, Graz", known) is None
     assert made_with("new staff: ana@x.org, Ana Lima, Graz", known) is None
+    # Each value said after its column, in any order.
+    assert made_with("add him to the staff table: town Graz, name Ana Lima", known) == (
+        "INSERT INTO staff (town, name) VALUES ('Graz', 'Ana Lima')"
+    )

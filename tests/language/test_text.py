@@ -31,6 +31,9 @@ from toolweave.language.text import readable_name, sentences
         ("Check Farm A. Secondly, wait.", ["Check Farm A.", "Secondly, wait."]),
         ("Open 8 a.m. to 6 p.m. Then rest.", ["Open 8 a.m. to 6 p.m.", "Then rest."]),
         ("one line\nanother line", ["one line", "another line"]),
+        # A company's name ends a sentence when one opens after it.
+        ("I met Acme Corp. Could you add it?", ["I met Acme Corp.", "Could you add it?"]),
+        ("Acme Corp. is a maker of anvils.", ["Acme Corp. is a maker of anvils."]),
     ],
 )
 def test_sentences_keep_names_and_abbreviations_whole(text: str, expected: list[str]) -> None:

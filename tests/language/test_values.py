@@ -106,6 +106,11 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("Is Time Warner Center taller, or One Manhattan Square?", []),  # no city: a direction
         ("Who played for West Ham?", []),
         ("time in Canada/Central", ["Canada/Central"]),
+        # A city in lower case beside a clock time or after a place word; a common word is none.
+        ("08:15 dhaka → tokyo?", ["Asia/Dhaka", "Asia/Tokyo"]),
+        ("what time is it in tokyo", ["Asia/Tokyo"]),
+        ("wake me at 7:00 at christmas", []),
+        ("lima beans for dinner", []),
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:
@@ -217,9 +222,20 @@ def test_text_after_a_labelled_colon_is_said() -> None:
     ]
 
 
+def test_a_file_named_in_a_text_is_text() -> None:
+    values = ex.read_values("commit it with this message: app.py: add units", TODAY)
+    assert [q.value for q in values.said] == ["app.py: add units"] and values.locators == []
+    quoted = ex.read_values('commit it: "a.py: add units (metric/imperial)"', TODAY)
+    assert quoted.locators == []  # a quote with a slash in it is a path only when shaped as one
+    assert [x.value for x in ex.read_values('move "projects/old"', TODAY).locators] == [
+        "projects/old"
+    ]
+
+
 def test_a_thing_pointed_at_is_no_text_to_pass_on() -> None:
     """As the official servers were asked: "that person" is whoever a file names, not text."""
     assert ex.said_in("add that person to the users table (name, email, city)") == []
+    assert ex.said_in("add an unchecked item to my /srv/todo.md") == []  # what, not its text
     assert [q.value for q in ex.said_in("add buy eggs to todo.md")] == ["buy eggs"]
     # What a result holds, said by pointing at it or by asking, is no text either.
     assert ex.said_in("take the log of /r and write its commit messages into /a/c.txt") == []

@@ -318,26 +318,41 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     return {}
 
 
-# How a clause changes a table that a tool takes neither a table nor a statement for.
-INTO_A_TABLE, A_FIELD = 2, 1
+# How a clause changes a place that a tool cannot take: a table, a file.
+INTO_A_PLACE, A_FIELD = 2, 1
 
 
 def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
-    """INTO_A_TABLE when the clause puts something into a table a server holds ("add Carol to
-    the users table"), A_FIELD when, giving no place, it changes a field of one ("change order
-    4's amount to 5.75"), and the tool takes neither a table nor a statement (a memo's
-    `insight`, a file's edits); else 0."""
+    """INTO_A_PLACE when the clause puts something into a table a server holds ("add Carol to
+    the users table", "add an order for Emma") and the tool takes neither a table nor a
+    statement (a memo's `insight`, a file's edits), or into a file or page it names ("add an
+    item to my /a/todo.md") and the tool takes no path or URL; A_FIELD when, giving no place,
+    it changes a field of a table ("change order 4's amount to 5.75"); else 0."""
     properties = tool.input_schema.get("properties") or {}
+    kinds = {param_kind(n, p) for n, p in properties.items()}
+    put = [x for x in values_of(clause).locators if _PUT_INTO.search(clause.text[: x.start])]
+    if any(x.kind in ("path", "url") and not {x.kind, x.kind + "s"} & kinds for x in put):
+        return INTO_A_PLACE
     if any(takes_sql(n, p) or "table" in readable_name(n).split() for n, p in properties.items()):
         return 0
     into = (
         re.search(
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
+        or re.search(rf"\b(?:an?|another)\s+(?:new\s+)?{re.escape(_one(h.value))}\b", clause.text)
         for h in clause.held
         if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
     )
-    return INTO_A_TABLE if any(into) else A_FIELD * _changes_a_field(clause)
+    return INTO_A_PLACE if any(into) else A_FIELD * _changes_a_field(clause)
+
+
+# "... to my /a/todo.md", "into the file /a/b.txt": where a change puts what it makes.
+_PUT_INTO = re.compile(r"\b(?:to|into)\s+(?:(?:my|the|our|your)\s+)?(?:file\s+|page\s+)?$")
+
+
+def _one(table: str) -> str:
+    """A row of the table: "order" of orders, "entry" of entries."""
+    return re.sub(r"ies$", "y", table) if table.endswith("ies") else table.removesuffix("s")
 
 
 def _changes_a_field(clause: Clause) -> bool:

@@ -34,6 +34,21 @@ _CLAUSE_BREAK = re.compile(
 _LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
 # "... and check it out so I'm working on it?": why, not what to do
 _PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)", re.I)
+# The rest of a sentence, a dot inside a word ("app.py") and all.
+_TAIL = r"(?:[^?.!]|\.(?=\w))*(?=[?.!]?$)"
+# "..., but don't commit anything yet", "... without touching either person", "... — just that
+# file, not app.py": what the request must leave alone, no request of its own (`_BOUNDS`).
+_BOUNDED = re.compile(
+    r",?\s+(?:but\s+|and\s+)?(?:please\s+)?(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|"
+    rf"delete|remove|modify|edit|overwrite|push|stage)\b{_TAIL}"
+    rf"|,?\s+without\s+(?:touching|changing|deleting|removing|committing)\b{_TAIL}"
+    rf"|\s+[—–]\s+(?:just|only)\b{_TAIL}",
+    re.I,
+)
+# "Just to double-check my mental arithmetic, could you ...": why, before the request.
+_WHY_FIRST = re.compile(
+    r"^(?:just|only|mainly)?\s*(?:to|in\s+order\s+to|so\s+as\s+to)\s+[a-z]", re.I
+)
 # A piece that is only a connective ("Then, find ...", "After that, ...") or thanks, "please",
 # "go ahead", "would you?" or a greeting ("Hi, could you ...") is no request.
 _CONNECTIVE = re.compile(
@@ -77,7 +92,10 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
             cuts = [sentence]
         for piece in [part for cut in cuts for part in _copied(cut) for part in _made_with(part)]:
             text = _PURPOSE.sub("", _LEADING_FILLER.sub("", piece.strip())).strip(" ,;")
+            text = _BOUNDED.sub("", text).strip(" ,;")
             if not re.search(r"\w", text) or _CONNECTIVE.match(text.rstrip(".!?")):
+                continue
+            if _WHY_FIRST.match(text) and piece is not cuts[-1] and not _valued(text):
                 continue
             if _CONDITION.match(text) and not re.search(r"[.?!]$", text):
                 condition = f"{condition}{text}, "
@@ -263,8 +281,8 @@ def _pieces(sentence: str) -> list[str]:
         if _GOES_ON_AUX.match(after) and not match.group("list"):
             continue  # "a form came in and was saved as /a/f.txt": one statement
         told = states_first(f"{before}, {after}") or (_gives(before) and _bare_change(after))
-        if match.group().strip() == "," and told and _states(before):
-            continue
+        if match.group().strip() == "," and told and _states(before) and not asks_to_change(before):
+            continue  # "Carol works at Initech now, add that": not "new branch X, check it out"
         pieces.append(sentence[start : match.start()])
         start = match.end()
     return [*pieces, sentence[start:]]
@@ -537,7 +555,8 @@ def _carry_told(clauses: list[str]) -> list[str]:
     question ("Emma Schultz moved to Hamburg. Update her city in users.") and a step of its own
     before any other request ("The id of Kyle is kyle1. Retrieve whom she follows."); part of
     the request too when it keeps what the sentence says ("Carol works at Initech now. Add that
-    to the graph."). A wish is a request of its own ("I need the weather in Paris.")."""
+    to the graph."). A wish is a request of its own ("I need the weather in Paris."). A stating
+    sentence that ends the question, after a request that gives its values, only tells more."""
     carried: list[str] = []
     for clause in clauses:
         before = carried[-1] if carried else ""
@@ -559,7 +578,25 @@ def _carry_told(clauses: list[str]) -> list[str]:
             carried.append(said)
         else:
             carried[-1] = said
+    last = carried[-2:]
+    ends = len(last) == 2 and _told(last[1]) and not _asking(last[1])
+    if ends and _asking(last[0]) and not _gives_anything(last[1]):
+        carried.pop()  # "... a folder /a/receipts? The receipts folder doesn't exist yet."
     return carried
+
+
+def _gives_anything(told: str) -> bool:
+    """Whether a stating sentence gives a value, a digit or a time ("I'm flying there
+    tomorrow")."""
+    given = any(_told_values(told).values()) or re.search(r"\d", told) is not None
+    return given or _WHEN.search(told) is not None
+
+
+_WHEN = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|week|weekend|month|year|morning|evening|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.I,
+)
 
 
 def _asks_again(request: str, wish: str) -> bool:

@@ -288,7 +288,14 @@ _ONE_WORD = (
         ),
         "create ",
     ),
-    (re.compile(r"^(\W*)branch\s+(?=\S+\s+(?:from|off)\b)", re.I), r"\1create branch "),
+    # "branch fix-1 off main", "branch docs/readme-tweaks in /srv/repo": a branch to make
+    (
+        re.compile(
+            r"^(\W*)branch\s+(?=\S+\s+(?:from|off)\b|[\w.-]*[-/_\d][\w./-]*(?:\s+in\b|\s*[,;.]|\s*$))",
+            re.I,
+        ),
+        r"\1create branch ",
+    ),
     # "check it out", "check out docs-fix": a branch; "check out http://..." reads a page.
     (
         re.compile(
@@ -303,7 +310,7 @@ _ONE_WORD = (
         ),
         "checkout ",
     ),
-    (re.compile(r"^(\W*)new\b(?=[^?]*$)", re.I), r"\1add new"),
+    (re.compile(r"^(\W*(?:[^:\s]{1,80}:\s*)?)new\b(?=[^?]*$)", re.I), r"\1add new"),
     # "relation: Carol mentors Bob", "memory: Carol 'reports to' Alice": what to add, and where
     (
         re.compile(
@@ -370,7 +377,9 @@ def appends(clause: str) -> bool:
 
 _APPENDS = re.compile(
     r"\bappend\b|\bas\s+a\s+new\s+(?:last\s+)?(?:line|item|entry)\b"
-    r"|\b(?:at|to)\s+(?:the\s+)?(?:very\s+)?(?:end|bottom)\s+of\b",
+    r"|\b(?:at|to)\s+(?:the\s+)?(?:very\s+)?(?:end|bottom)\s+of\b"
+    # "add an item to my /a/todo.md": to a file that is there ("a new file" is made whole)
+    r"|\badd\b(?![^.?!]*\bnew\s+file\b)[^.?!]{0,80}?\bto\s+(?:(?:my|the|our)\s+)?(?:file\s+)?[/~]",
     re.IGNORECASE,
 )
 

@@ -315,7 +315,22 @@ def servers_placed(
 
     if _REMOVING.search(clause.text):  # "delete Frank from memory": where it is taken out of
         return said("from") or said("in|into|to")
-    return said("in|into|to") or said("from")
+    return said("in|into|to") or said("from") or _remembered_in(request, servers, nouns)
+
+
+# "Remember it under Rosa's Bakery", "memorise that ...": kept in a memory, as "add it to
+# memory" says; "do you remember" asks, it keeps nothing.
+_REMEMBER = re.compile(r"^\W*(?:please\s+)?(?:remember|memori[sz]e)\b", re.IGNORECASE)
+
+
+def _remembered_in(
+    request: str, servers: Iterable[str], nouns: Mapping[str, Iterable[str]]
+) -> set[str]:
+    """The servers a clause that opens with "remember" keeps its fact in: those whose name or
+    nouns (`servers_placed`) say memory."""
+    if _REMEMBER.search(request) is None:
+        return set()
+    return {s for s in servers if any("memor" in n for n in (s, *nouns.get(s, ())))}
 
 
 def _named(text: str, name: str) -> int | None:

@@ -488,11 +488,26 @@ def _row_in_order(text: str, columns: Sequence[str]) -> dict[str, str] | None:
     listed = re.search(r":\s*(?P<list>[^:]+)$", text)
     named = [c for c in columns if c != "id"]
     values = list_items(listed["list"]) if listed else []
+    labelled = _labelled(values, named)  # "name Liam O'Brien, email l@x.ie, city Dublin"
+    if labelled:
+        values, named = list(labelled.values()), list(labelled)
     if not named or len(values) != len(named):
         return None
     row = dict(zip(named, values, strict=True))
     if any(("@" in value) != _takes(column, "email") for column, value in row.items()):
         return None
+    return row
+
+
+def _labelled(values: Sequence[str], columns: Sequence[str]) -> dict[str, str]:
+    """Each listed value by the column it opens with ("city Dublin"), if every one opens with
+    a different column; else nothing."""
+    row = {}
+    for value in values:
+        label = re.match(r"(\w+)\s*[:=]?\s+(\S.*)$", value)
+        if label is None or label[1].lower() not in columns or label[1].lower() in row:
+            return {}
+        row[label[1].lower()] = label[2]
     return row
 
 

@@ -110,7 +110,13 @@ def _keeps_going(before: str, after: str) -> bool:
         return True  # "..., i.e. the version at HEAD~3": what follows says it again
     if dotted:
         return _OPENS_SENTENCE.match(after) is None
+    if token.lower() in _ENDS_NAMES:  # "who runs Acme Corp. Could you ..." ends one
+        return not (after[:1].isupper() and _OPENS_SENTENCE.match(after))
     return token.lower() in ABBREVIATIONS
+
+
+# Abbreviations that end a company's name or a list, and so often a sentence.
+_ENDS_NAMES = {"inc", "ltd", "co", "corp", "etc"}
 
 
 # Control characters other than tab and line breaks: no question needs them, terminals act on them.

@@ -32,7 +32,9 @@ from toolweave.types import (
 def read_values(text: str, today: date) -> Values:
     """Every value `text` gives; relative dates are resolved against `today`. Numbers, dates
     and places are not looked for inside a URL, path or email address."""
-    found_locators = locators_in(text)
+    said = said_in(text)
+    # "commit it with this message: app.py: add units": a file named in a text is text.
+    found_locators = [x for x in locators_in(text) if not _inside_text(x, said, text)]
     whole = text
     text = blank_spans(text, found_locators)
     found_dates = dates_in(text, today)
@@ -44,7 +46,7 @@ def read_values(text: str, today: date) -> Values:
         quoted=_as_lines(
             whole, [q for q in quoted_in(whole) if not _COMPOSED.match(whole, q.end + 1)]
         ),
-        said=said_in(whole),
+        said=said,
         locators=found_locators,
         dates=found_dates,
         times=clock_times_in(text),
@@ -53,6 +55,15 @@ def read_values(text: str, today: date) -> Values:
         listed_places=listed_places(text),
         conversions=[Conversion(value=v, source=a, target=b) for v, a, b in unit_conversions(text)],
         expression=math_expression(text),
+    )
+
+
+def _inside_text(locator: Locator, said: list[Quoted], text: str) -> bool:
+    """Whether the locator is a part of a longer text to pass on as it is, said after a colon."""
+    return any(
+        s.start <= locator.start and locator.end <= s.end and s.end - s.start > len(locator.value)
+        for s in said
+        if text[: s.start].rstrip().endswith(":")
     )
 
 
@@ -164,12 +175,17 @@ _SPACED_NAME = re.compile(r"\s[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w@/])")
 _IN_FOLDER = re.compile(r"\s(?:in|inside|under|from)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$")
 
 
+# A quoted path, spaces and all: "/srv/meeting notes.txt", "projects/old" (not a message such
+# as "app.py: add units (metric/imperial)").
+_QUOTED_PATH = re.compile(r"[~.]{0,2}/[^\n]*|[\w.-]+(?:/[\w. -]+)+")
+
+
 def locators_in(text: str) -> list[Locator]:
     """URLs, paths and email addresses, in order; a quoted one whole, spaces and all."""
     found = []
     for quote in quoted_in(text):
         match = _LOCATOR.fullmatch(quote.value)
-        if match or ("/" in quote.value and "\n" not in quote.value):
+        if match or _QUOTED_PATH.fullmatch(quote.value):
             kind = match.lastgroup if match else "path"
             found.append(
                 Locator(
@@ -382,9 +398,10 @@ _ANNOUNCED = re.compile(
 )
 
 
-_NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?!\s+\w)|.*\s[/~]")
+# "notes.txt", "notes.txt from /srv": a file named, not a text ("app.py: add units" is one)
+_NAMES_A_FILE = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b(?![:\s]+\w)|.*\s[/~]")
 _PLACED = re.compile(
-    r"(?:a|an|one|another)\s+(?:new\s+)?\w+(?:\s+(?:to|into|in|for)\b|\s*$)",
+    r"(?:a|an|one|another)\s+(?:new\s+)?(?:[a-z]+\s+)?\w+(?:\s+(?:to|into|in|for)\b|\s*$)",
     re.IGNORECASE,
 )
 _DESCRIBED = re.compile(
@@ -575,6 +592,10 @@ PLACE_ZONES = {
 # Zone names whose last part names no city: old aliases ("Canada/Central") and directions.
 _NO_CITIES = ("Etc/", "SystemV/", "US/", "Brazil/", "Canada/", "Chile/", "Mexico/")
 _NO_CITY = {"west", "east", "north", "south", "center", "central", "general"}
+_PLACED_BEFORE = re.compile(r"(?:\b(?:in|to|from|for|at)|→|->)\s*$", re.IGNORECASE)
+# Zone cities that are English words too ("wake me at 7:00", "at christmas"): capitalised only.
+_WORDS_TOO = {"wake", "midway", "easter", "christmas", "reunion", "troll", "jersey", "anchorage"}
+_WORDS_TOO |= {"palmer", "casey", "davis", "regina", "marengo", "knox", "vevay", "winamac"}
 
 
 @cache
@@ -624,13 +645,18 @@ def _zone_spans(text: str) -> list[tuple[int, int, str]]:
     names = _zone_names()
     words = list(re.finditer(r"[^\W\d_][\w/+-]*", text))
     found: list[tuple[int, int, str]] = []
+    # "09:00 kolkata in tokyo time", "time in tokyo": beside a clock time or after a place
+    # preposition, a city written in lower case.
+    clocked = _CLOCK.search(text) is not None
     i = 0
     while i < len(words):
         for size in (3, 2, 1):  # longest match first: "New York" before "York"
             # "São Paulo" is America/Sao_Paulo: the zone names are written without accents.
             phrase = unaccented(" ".join(w.group().lower() for w in words[i : i + size]))
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
-            proper = size > 1 or words[i].group()[0].isupper() or "/" in phrase
+            proper = len(words[i : i + size]) > 1 or words[i].group()[0].isupper()
+            placed = clocked or _PLACED_BEFORE.search(text[: words[i].start()]) is not None
+            proper = proper or "/" in phrase or (placed and phrase not in _WORDS_TOO)
             proper = proper or phrase in ("utc", "gmt")  # "18:00 utc to dubai"
             # An abbreviation is written in capitals: "MET", not "How I Met Your Mother".
             zone = names.get(phrase, "")
