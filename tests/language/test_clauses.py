@@ -475,6 +475,21 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Could you make a folder /a/r/2024? The r folder doesn't exist yet either.",
             ["Could you make a folder /a/r/2024?"],
         ),
+        # Where, said first; "her" is the one name the sentence before opens with.
+        (
+            "Alice has swapped hiking for climbing. In memory, please remove her observation "
+            "'likes hiking' and add 'climbs' instead.",
+            [
+                "In memory, please remove Alice's observation 'likes hiking'",
+                "add 'climbs' to Alice instead.",
+            ],
+        ),
+        # What is read, an arrow, then what to do with it.
+        (
+            "bob chen's email from the db → add to Bob in memory",
+            ["bob chen's email from the db", "add it to Bob in memory"],
+        ),
+        ("gift list → /a/g.txt: scarf, socks", ["write to /a/g.txt: scarf, socks"]),
         # A new thing, then what to do with it, are two requests.
         ("/r: new branch c-r, check it out", ["/r: new branch c-r", "check branch c-r out"]),
     ],

@@ -113,6 +113,11 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
         ]
     }
     assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}  # nothing known
+    assert made(ENTITIES, 'remember company "Globex": based in Springfield') == {
+        "entities": [
+            {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
+        ]
+    }
     assert made(ENTITIES, "remember a new project, Project Heron: starts in April") == {
         "entities": [
             {"name": "Project Heron", "entityType": "project", "observations": ["starts in April"]}

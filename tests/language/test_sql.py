@@ -448,3 +448,24 @@ def test_a_new_row_listed_in_the_order_of_the_columns() -> None:
     assert made_with("add him to the staff table: town Graz, name Ana Lima", known) == (
         "INSERT INTO staff (town, name) VALUES ('Graz', 'Ana Lima')"
     )
+
+
+def test_a_row_s_field_and_its_new_value_after_an_arrow() -> None:
+    known = Known(held=["orders"], columns={"orders": ["id", "item", "amount"]})
+    assert made_with("order 8 amount -> 59.90", known) == (
+        "UPDATE orders SET amount = 59.90 WHERE id = 8"
+    )
+
+
+def test_a_row_named_by_its_one_text_column() -> None:
+    known = Known(
+        held=["orders"],
+        columns={"orders": ["id", "user_id", "item", "amount"]},
+        numeric={"orders": ["id", "user_id", "amount"]},
+    )
+    assert made_with("remove the Notebook order from orders", known) == (
+        "DELETE FROM orders WHERE item = 'Notebook'"
+    )
+    assert made_with("remove the order", known) is None  # which one is not said
+    people = Known(held=["users"], columns={"users": ["id", "name", "email", "city"]})
+    assert made_with("delete the Lyon user", people) is None  # a name or a city?

@@ -296,3 +296,19 @@ def test_after_a_colon_the_text_is_taken_to_its_last_character() -> None:
     ]
     assert [q.value for q in ex.said_in("echo back: Hi there!")] == ["Hi there!"]
     assert [q.value for q in ex.said_in("write see you soon to /a/b.txt.")] == ["see you soon"]
+
+
+def test_a_value_and_what_it_becomes_after_an_arrow() -> None:
+    pairs = ex.replacements("/a/todo.md: leaking tap -> kitchen tap")
+    assert [(a.value, b.value) for a, b in pairs] == [("leaking tap", "kitchen tap")]
+    pairs = ex.replacements("budget.csv in /a/projects: hosting 240 -> 300")
+    assert [(a.value, b.value) for a, b in pairs] == [("240", "300")]  # the number it was
+    assert ex.replacements("emails of users in Lyon -> /srv/lyon.txt") == []  # where they go
+
+
+def test_the_text_after_a_file_and_a_colon_is_written() -> None:
+    said = ex.said_in("write to /a/g.txt: Grandma's scarf, Tom's sailing book")
+    assert [q.value for q in said] == ["Grandma's scarf, Tom's sailing book"]
+    assert [q.value for q in ex.said_in("new file /a/p.txt: passport, charger")] == [
+        "passport, charger"
+    ]

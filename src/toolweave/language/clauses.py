@@ -14,7 +14,14 @@ import re
 
 from toolweave.language.cues import asks_to_change, facts_named, states_first
 from toolweave.language.text import OPENERS, sentences
-from toolweave.language.values import locators_in, named_places, numbers, quoted_in, said_in
+from toolweave.language.values import (
+    blank_quoted,
+    locators_in,
+    named_places,
+    numbers,
+    quoted_in,
+    said_in,
+)
 
 _SEMICOLON = re.compile(r"(?<=;)\s+")
 # ", and" starts a new request unless a list goes on: quoted ("'Rome', 'Paris', and 'Oslo'") or
@@ -42,7 +49,9 @@ _BOUNDED = re.compile(
     r",?\s+(?:but\s+|and\s+)?(?:please\s+)?(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|"
     rf"delete|remove|modify|edit|overwrite|push|stage)\b{_TAIL}"
     rf"|,?\s+without\s+(?:touching|changing|deleting|removing|committing)\b{_TAIL}"
-    rf"|\s+[—–]\s+(?:just|only)\b{_TAIL}",
+    rf"|\s+[—–]\s+(?:just|only)\b{_TAIL}"
+    rf"|,?\s+(?:and|but)\s+(?:please\s+)?(?:leave|keep)\s+(?:all\s+)?(?:the\s+)?(?:other|rest|"
+    rf"everything\s+else)\b{_TAIL}",
     re.I,
 )
 # "Just to double-check my mental arithmetic, could you ...": why, before the request.
@@ -66,6 +75,7 @@ _CONDITION = re.compile(
     r"^(?:once|after|before|when|whenever|if|as soon as|while)\b"
     r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$"
     r"|^(?:in|from)\s+(?:the\s+)?[\w-]+\s+table$"
+    r"|^(?:in|inside)\s+(?:(?:my|your|the|our)\s+)?(?:memory|knowledge\s+graph|database|db)$"
     r"|^(?:on average|in total|overall|altogether|all in all)$",  # "On average, how much ..."
     re.I,
 )
@@ -111,7 +121,7 @@ def split_clauses(question: str, earlier: str = "") -> list[str]:
         clauses = [question.strip()]
     named = _places(earlier)
     carried = _carry_folders(_carry_places(clauses, named[-1] if named else None))
-    return _carry_told(_carry_target(_carry_names(carried)))
+    return _carry_target(_carry_told(_carry_names(carried)))
 
 
 # Where the answers of a sentence's questions are to be found, said first.
@@ -329,6 +339,14 @@ _RELAY = re.compile(
 
 # "emails of users in Lyon -> /srv/lyon.txt, one per line": what, then the file it goes to.
 _ARROW = re.compile(r"^(?P<what>.+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
+# "bob chen's email from the db -> add to Bob in memory": what is read, then what to do with it.
+_ARROW_THEN = re.compile(
+    rf"^(?P<what>[^:]+?)\s*(?:->|→|=>)\s*(?P<verb>(?:{OPENERS})\b)\s*(?P<rest>.*)$", re.I
+)
+# "gift list -> /a/gifts.txt: scarf, book": what is written given after the file.
+_ARROW_GIVEN = re.compile(
+    r"^(?P<what>[^:]+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?):\s+(?P<text>\S.*)$"
+)
 
 
 # "add the person in /a/form.txt to the users table": what the file says goes in as a row.
@@ -348,6 +366,13 @@ def _copied(piece: str) -> list[str]:
     row = _ROW_IN.match(text)
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
+    then = _ARROW_THEN.match(text)
+    if then and not asks_to_change(then["what"]):
+        it = " it " if re.match(r"(?:to|into|in|on)\b", then["rest"]) else " "
+        return [then["what"], f"{then['verb']}{it}{then['rest']}".strip()]
+    given = _ARROW_GIVEN.match(text)
+    if given and locators_in(given["where"]) and not asks_to_change(given["what"]):
+        return [f"write to {given['where']}: {given['text']}"]
     arrow = _ARROW.match(text)
     if arrow and locators_in(arrow["where"]) and not asks_to_change(arrow["what"]):
         return [arrow["what"], f"save it to {arrow['where']}{arrow['rest'] or ''}"]
@@ -429,8 +454,8 @@ _SHARED_OBJECT = re.compile(rf"\b(?:{OPENERS})$", re.IGNORECASE)
 
 def _ends_list(before: str, after: str) -> bool:
     """ ", and" between a list's short items ("name, weight, and size"), not before a request."""
-    items = before.rsplit(", ", 1)
-    opens_request = re.match(rf"(?:{OPENERS})\b", after, re.IGNORECASE)
+    items = blank_quoted(before).rsplit(", ", 1)  # "with the note 'QA, joined in May'"
+    opens_request = re.match(rf"(?:{OPENERS})\b|record\s+(?:it|that|this)\b", after, re.I)
     return len(items) == 2 and len(items[1].split()) <= LIST_ITEM_WORDS and not opens_request
 
 
@@ -499,7 +524,7 @@ def _carry_names(clauses: list[str]) -> list[str]:
 
 # A name the clause says (capitalised, not a request's opening word), outside quotes.
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
-_OPENING = set(OPENERS.split("|")) | {"i", "i'm", "the", "a", "an", "my", "our"}
+_OPENING = set(OPENERS.split("|")) | {"i", "i'm", "the", "a", "an", "my", "our", "in"}
 
 
 def _carry_target(clauses: list[str]) -> list[str]:
@@ -526,7 +551,8 @@ def _things(text: str) -> set[str]:
     bare = text
     for quote in quoted_in(text):
         bare = bare[: quote.start] + " " * (quote.end - quote.start) + bare[quote.end :]
-    names = {m[0] for m in _CAPITALISED.finditer(bare) if m[0].lower() not in _OPENING}
+    said = (re.sub(r"['’]s$", "", m[0]) for m in _CAPITALISED.finditer(bare))  # "Alice's"
+    names = {name for name in said if name.lower() not in _OPENING}
     return names | {x.value for x in locators_in(bare)}
 
 
@@ -534,6 +560,10 @@ def _things(text: str) -> set[str]:
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b")
 # Capitalised words that open a sentence, not a name: "The Alpha deadline".
 _NOT_NAMED = re.compile(r"(?:The|A|An|My|Our|Your|This|That|These|Those|Good|Quick)\s", re.I)
+# A sentence that opens with one name, its subject: "Alice has ...", "Carol's new job ...".
+_ONE_NAME_FIRST = re.compile(r"(?-i:([A-Z][a-z]+))(?:['’]s)?\s+(?-i:[a-z]+)\b")
+_OPENING_WORDS = {"The", "A", "An", "My", "Our", "Your", "This", "That", "These", "Those", "It"}
+_OPENING_WORDS |= {"I", "We", "They", "He", "She", "There", "Good", "Quick", "Please", "Just"}
 _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
 # What follows "her" when she is the object, not the owner: "save her in memory", "add her".
 _OBJECT_AFTER = re.compile(
@@ -692,6 +722,8 @@ def _person_again(clause: str, before: str) -> str:
     """The clause with its "his" (or "he", "her", ...) as the one person `before` names, every
     time it says it ("update her record so her city is Seville")."""
     people = {p for p in _PERSON.findall(before) if not _NOT_NAMED.match(p)}
+    if not people and (subject := _ONE_NAME_FIRST.match(before.strip())):
+        people = {subject[1]} - _OPENING_WORDS  # "Alice has swapped hiking for climbing."
     pointing = list(_PRONOUN.finditer(clause))
     female = {m[0].lower() in ("she", "her") for m in pointing}
     if len(people) != 1 or len(female) != 1 or _PERSON.search(clause[1:]):

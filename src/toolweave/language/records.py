@@ -41,6 +41,12 @@ _KIND_BEFORE = re.compile(
     r"(?:\s+(?:called|named)\s+|\s*,\s*)$"
 )
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
+# 'add company "Rosa's Bakery"', "new person Kofi Mensah": a kind just before the name.
+_KIND_SAID_FIRST = re.compile(
+    r"^\W*(?:please\s+)?(?:add|create|remember|save|store|new)\s+(?:new\s+)?"
+    rf"(?!(?:that|the|a|an|this|my|our|your|his|her|their|it|me|to|in|also)\s){_KIND}\s+$",
+    re.I,
+)
 # "Dave, a person", "add Dave to your memory as a person"; "Dave - person, plays the cello";
 # "save Project Alpha's deadline to memory as a new project entity"
 _KIND_AFTER = re.compile(
@@ -278,6 +284,8 @@ def _as_a_verb(text: str, at: int, length: int) -> bool:
 
 
 _OWNERS = "my|the|our|your"  # "in your memory": the assistant's is the user's
+# How a noun is said for short: "from the db", "in my repo".
+_SHORT = {"database": ("db",), "repository": ("repo",), "directory": ("dir", "folder")}
 
 
 def servers_placed(
@@ -307,7 +315,8 @@ def servers_placed(
                     ),
                     *(
                         rf"(?:{_OWNERS})\s+(?:[\w-]+\s+)?{re.escape(n)}"
-                        for n in nouns.get(server, ())
+                        for noun in nouns.get(server, ())
+                        for n in (noun, *_SHORT.get(noun, ()))
                     ),
                 )
             )
@@ -555,6 +564,7 @@ def _described(after: str) -> list[str]:
 def _kind_of(text: str, name: Quoted) -> str | None:
     said = text[: name.start].rstrip("\"'“‘ ") + " "
     before = _KIND_BEFORE.search(said) or _KIND_NEW.search(said)
+    before = before or _KIND_SAID_FIRST.match(said)
     after = _KIND_AFTER.search(text[name.end :]) or _KIND_DASHED.search(text[name.end :])
     match = before or after
     return match["kind"] if match else None

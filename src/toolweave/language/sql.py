@@ -65,6 +65,7 @@ _PAIR = re.compile(
     r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
+_ARROWS = r"(?:->|→|=>)"
 _IN_TABLE = rf"\s*(?:\s(?:in|of)\s+(?:the\s+)?{_IDENT}\s+table)?\s*"  # "... in the orders table"
 # "set the amount of order 4 to 5.75", "change order 4's amount to 5.75", "amount = 5.75 where
 # id = 4": a column, the row's id and the new value.
@@ -81,6 +82,8 @@ _UPDATES = (
         rf"\b(?:set\s+)?(?P<c>{_IDENT})\s*=\s*(?P<v>{_STRICT})\s+where\s+id\s*=\s*(?P<id>\d+)\s*$",
         re.I,
     ),
+    # "order 8 amount -> 59.90": the row, its column, an arrow and the value
+    re.compile(rf"^\W*{_ROW}['’]?s?\s+(?P<c>{_IDENT})\s*{_ARROWS}\s*(?P<v>{_STRICT}){_IN_TABLE}$"),
 )
 _DELETE = re.compile(
     r"\b(?:delete|remove|drop|clear\s+out|get\s+rid\s+of)\b(?!\s+(?:the\s+)?table\b)", re.I
@@ -153,7 +156,7 @@ def row_change_asked(text: str) -> str | None:
     return kind if kind in ROW_CHANGES else None
 
 
-_UPDATING = r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b"
+_UPDATING = r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b|\s(?:->|→)\s*\w"
 
 
 def _kind(text: str) -> str:
@@ -612,8 +615,28 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
     row = re.search(rf"\b(?:id|number|#|{one})\s*(?P<id>\d+)\b", text, re.I)
     if not where and row:
         where = f" WHERE id = {row['id']}"
+    if not where and table:
+        where = _named_row(text, table, one, known)
     # A delete without a condition would empty the table: never read into a request.
     return f"DELETE FROM {table}{where}" if table and where else None
+
+
+def _named_row(text: str, table: str, one: str, known: Known) -> str:
+    """ "the Notebook order": the row whose one text column (not a name, nor an e-mail
+    address) holds the capitalised words before the table's row; "" if none or several."""
+    named = re.search(rf"\bthe\s+(?P<v>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))\s+{one}\b", text, re.I)
+    numeric = set(known.numeric.get(table, ()))
+    texts = [
+        c
+        for c in known.columns.get(table, ())
+        if c not in numeric
+        and c != "id"
+        and not c.endswith("_id")
+        and not any(_takes(c, kind) for kind in _COLUMNS_FOR)
+    ]
+    if named is None or len(texts) != 1:
+        return ""
+    return f" WHERE {texts[0]} = {sql_literal(named['v'])}"
 
 
 def _column_def(column: str, said: str) -> str:

@@ -299,9 +299,11 @@ _SAID = re.compile(
     rf"|\b(?:this|the following)\s+{_TEXT_NOUN}\s*:\s*"
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:echo|repeat|say)\s+(?:this|it)(?:\s+back)?\s*:\s*"  # "echo this back: hi"
+    # "write to /a/gifts.txt: Grandma's scarf, ...", "new file /a/p.txt: passport, charger"
+    r"|^(?:please\s+)?(?:write|create|save|new\s+file)\b[^:]{0,200}?\.\w{1,5}\s*(?::|->|→)\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?:(?:a\s+|the\s+)?(?:new\s+)?row\s+)?"
     r"(?!the\s+(?:text|words?|line)\b))"
-    rf"(?P<said>[^\"“‘']+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
+    rf"(?P<said>(?:[^\"“‘']|(?<=\w)['’](?=\w))+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
     re.IGNORECASE,
 )
 
@@ -337,7 +339,9 @@ _REPLACEMENT = re.compile(
     rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})"
     # "the passport line should say June 10 not June 3"
     r"|\bshould\s+(?:say|read)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
-    r"(?P<wrong>\S.*?)(?=\s*[.?!;]?\s*$)",
+    r"(?P<wrong>\S.*?)(?=\s*[.?!;]?\s*$)"
+    # "todo.md: leaking tap -> kitchen tap", "budget.csv: hosting 240 -> 300"
+    r"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*(?:->|→)\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
@@ -348,6 +352,7 @@ _PAIRS = (
     ("replaced", "instead"),
     ("reading", "read"),
     ("wrong", "right"),
+    ("arrowed", "into"),
 )
 
 
@@ -363,10 +368,19 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
         old, new = (_unquoted(text, match, part) for part in parts)
         if last := _FROM_LAST.search(old.value):  # "change the deadline in a.txt from X to Y"
             old = Quoted(start=old.start + last.start(1), end=old.end, value=last[1])
+        if match["arrowed"] and locators_in(new.value):
+            continue  # "the emails -> /a/e.txt": where they go, no text they become
+        if (numeral := _LAST_NUMBER.search(old.value)) and _NUMBER_ONLY.fullmatch(new.value):
+            # "hosting 240 -> 300": the number, not the words before it
+            old = Quoted(start=old.start + numeral.start(1), end=old.end, value=numeral[1])
         whole = _WHOLE.match(old.value) or locators_in(old.value)
         if old.value and new.value and not whole:
             pairs.append((old, new))
     return pairs
+
+
+_LAST_NUMBER = re.compile(r"\s(\d+(?:[.,]\d+)?)$")
+_NUMBER_ONLY = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 _FROM_LAST = re.compile(r"\bfrom\s+([^\s\"'“”‘’]+)$", re.IGNORECASE)
