@@ -552,7 +552,9 @@ def test_a_table_held_is_not_read_for_a_clause_about_a_file_or_page() -> None:
     }
     asked = clause_of(0, "show me order 5", TODAY)
     asked.held = [Quoted(start=8, end=13, value="orders")]
-    assert extract_arguments(schema, asked).arguments == {"query": "SELECT * FROM orders"}
+    assert extract_arguments(schema, asked).arguments == {
+        "query": "SELECT * FROM orders WHERE id = 5"  # the row said by its number
+    }
     # "order 1042 in server.log": the file is what is asked about.
     logged = clause_of(0, "order 1042 in /srv/server.log - did the payment go through?", TODAY)
     logged.held = [Quoted(start=0, end=5, value="orders")]

@@ -469,3 +469,16 @@ def test_a_row_named_by_its_one_text_column() -> None:
     assert made_with("remove the order", known) is None  # which one is not said
     people = Known(held=["users"], columns={"users": ["id", "name", "email", "city"]})
     assert made_with("delete the Lyon user", people) is None  # a name or a city?
+
+
+def test_a_row_said_by_its_number_is_read() -> None:
+    known = Known(held=["orders"], columns={"orders": ["id", "item", "amount"]})
+    assert made_with("look up order number 6", known) == "SELECT * FROM orders WHERE id = 6"
+
+
+def test_a_row_s_value_and_what_it_was_instead() -> None:
+    known = Known(held=["orders"], columns={"orders": ["id", "item", "amount"]})
+    text = "order 8 should now show 59.90 instead of 64.50: could you update the amount?"
+    assert made_with(text, known) == (
+        "UPDATE orders SET amount = 59.90 WHERE id = 8 AND amount = 64.50"
+    )

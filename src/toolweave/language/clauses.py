@@ -341,7 +341,9 @@ _RELAY = re.compile(
 _ARROW = re.compile(r"^(?P<what>.+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
 # "bob chen's email from the db -> add to Bob in memory": what is read, then what to do with it.
 _ARROW_THEN = re.compile(
-    rf"^(?P<what>[^:]+?)\s*(?:->|→|=>)\s*(?P<verb>(?:{OPENERS})\b)\s*(?P<rest>.*)$", re.I
+    rf"^(?P<what>(?:[^:]|(?<=\d):(?=\d))+?)\s*(?:->|→|=>)\s*(?P<verb>(?:{OPENERS})\b)\s*"
+    r"(?P<rest>.*)$",
+    re.I,
 )
 # "gift list -> /a/gifts.txt: scarf, book": what is written given after the file.
 _ARROW_GIVEN = re.compile(
@@ -649,7 +651,9 @@ def _with_fact(told: str, clause: str) -> str:
 # A request that keeps what the sentence before it says: "Add that to the graph", "note it".
 _KEEPS_IT = re.compile(
     r"\b(?:add|save|store|note|remember|record|put|write|keep|log|jot|enter)\s+(?:that|this)\b"
-    r"(?!\s+(?:file|folder|table|row|line|branch|commit|entity|one)\b)",
+    r"(?!\s+(?:file|folder|table|row|line|branch|commit|entity|one)\b)"
+    # "A customer is asking about order 6. Could you look it up?": the thing told of
+    r"|\blook\s+(?:it|that)\s+up\b",
     re.IGNORECASE,
 )
 # "I need the weather in Paris.": a request said as a wish ("I don't want to wake him" is none).

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
-from toolweave.language.values import list_items
+from toolweave.language.values import list_items, replacements
 from toolweave.types import Span
 
 _IDENT = r"[A-Za-z_]\w*"
@@ -282,7 +282,7 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
         return None  # "the customer with order 5": orders has no column "order"
     if grouped := _grouped(text, table, columns):
         return grouped
-    where = where or _where_by_kind(columns, known.values)
+    where = where or _where_by_kind(columns, known.values) or _row_by_id(text, table)
     column = _column(text, table) or _one_said(text, columns) or _one_amount(table, known)
     what, order = "*", ""
     if _COUNT.search(text):
@@ -543,7 +543,19 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
     if (renamed := _RENAMED.search(text)) and _plain(renamed["c"]):
         column, old, new = renamed["c"], sql_literal(renamed["old"]), sql_literal(renamed["new"])
         return f"UPDATE {table} SET {column} = {new} WHERE {column} = {old}"
-    return _update_by_kind(text, table, known)
+    return _update_by_kind(text, table, known) or _update_replaced(text, table, known)
+
+
+def _update_replaced(text: str, table: str, known: Known) -> str | None:
+    """ "order 8 should now show 59.90 instead of 64.50 ... update the amount": the one column
+    named, in the row said by its number, from the one value it was to the one it becomes."""
+    pairs = replacements(text)
+    column = _one_said(text, known.columns.get(table, ()))
+    where = _row_by_id(text, table)
+    if len(pairs) != 1 or not column or not where:
+        return None
+    old, new = (sql_literal(value.value) for value in pairs[0])
+    return f"UPDATE {table} SET {column} = {new}{where} AND {column} = {old}"
 
 
 # "rename the item "USB-C cable" to "USB-C cable (2m)"": a column's value, both quoted.
@@ -608,13 +620,20 @@ def _after_to(value: str, text: str) -> bool:
     return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}\b", text) is not None
 
 
+def _row_by_id(text: str, table: str) -> str:
+    """' WHERE id = 8' for "order 8", "order number 8", "id 8", "#8" in `orders`; else ""."""
+    one = re.escape(table.removesuffix("s"))
+    said = rf"\b(?:id|#|number|{one}(?:\s+(?:number|no\.?|id|#))?)\s*(?P<id>\d+)\b"
+    row = re.search(said, text, re.I)
+    return f" WHERE id = {row['id']}" if row else ""
+
+
 def _delete(text: str, held: list[str], known: Known) -> str | None:
     table = _table(text, held)
     where = _where(text, _one_amount(table, known) if table else None)
     one = re.escape(table.removesuffix("s")) if table else "id"  # "order 8" in `orders`
-    row = re.search(rf"\b(?:id|number|#|{one})\s*(?P<id>\d+)\b", text, re.I)
-    if not where and row:
-        where = f" WHERE id = {row['id']}"
+    if not where and table:
+        where = _row_by_id(text, table)
     if not where and table:
         where = _named_row(text, table, one, known)
     # A delete without a condition would empty the table: never read into a request.

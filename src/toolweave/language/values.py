@@ -338,8 +338,8 @@ _REPLACEMENT = re.compile(
     # "so that 'call the bank' reads 'call the bank today'", in single quotes too.
     rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})"
     # "the passport line should say June 10 not June 3"
-    r"|\bshould\s+(?:say|read)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
-    r"(?P<wrong>\S.*?)(?=\s*[.?!;]?\s*$)"
+    r"|\bshould\s+(?:now\s+)?(?:say|read|show)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
+    r"(?P<wrong>\S.*?)(?=\s*(?:[.?!;]?\s*$|[:;]\s))"
     # "todo.md: leaking tap -> kitchen tap", "budget.csv: hosting 240 -> 300"
     r"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*(?:->|→)\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)",
     re.IGNORECASE,
