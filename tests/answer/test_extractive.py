@@ -53,6 +53,11 @@ def test_rows_a_server_sends_as_a_python_literal_are_read_and_filtered_by_value(
     assert observation.data == rows
     shown = render_result(observation.data, observation.text, "which users have Lyon as their city")
     assert shown == "id: 1, name: Alice Martin, city: Lyon"
+    # Every row asked for, whatever one of them says ("DROP TABLE" is no "table" asked for).
+    rows.append({"id": 3, "name": "Mallory", "city": "DROP TABLE x"})
+    shown = render_result(rows, "", "read every city in the users table")
+    assert "Lyon" in shown and "Porto" in shown
+    assert render_result(rows, "", "the users in the users table from Lyon").count("id:") == 1
     garbled = Observation(step_id="s1", server="db", tool="q", ok=True, text="[1, 2")
     assert garbled.data == "[1, 2"
 

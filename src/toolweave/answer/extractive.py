@@ -34,7 +34,9 @@ def render_result(structured: Any, text: str, clause: str = "") -> str:
     """A tool result as the answer shows it: its summary if it has one, else its fields (of a
     list of records, those that name what the clause names: "look up Bob" and a whole graph),
     else its text with its lines ("show the diff")."""
-    named = {w.lower() for w in content_words(clause)}
+    # "every comment in the feedback table": all of them; "table" names no row's value
+    everything = _EVERY.search(clause) is not None
+    named = set() if everything else {w.lower() for w in content_words(clause)} - _STRUCTURE
     if _are_records(structured):
         return _clip(_records(structured, named), MAX_FIELDS_CHARS)
     if isinstance(structured, dict):
@@ -45,6 +47,11 @@ def render_result(structured: Any, text: str, clause: str = "") -> str:
             return _clip("; ".join(f"{k}: {v}" for k, v in fields), MAX_FIELDS_CHARS)
     lines = [" ".join(line.split()) for line in text.strip().splitlines()]
     return _clip("\n".join(line for line in lines if line), MAX_TEXT_CHARS)
+
+
+_EVERY = re.compile(r"\b(?:every|all|each)\b", re.IGNORECASE)
+_STRUCTURE = {"table", "tables", "row", "rows", "column", "columns", "record", "records", "entry"}
+_STRUCTURE |= {"entries", "database", "db", "graph", "memory", "list", "file"}
 
 
 def _flatten(data: dict[str, Any], named: set[str], prefix: str = "") -> list[tuple[str, str]]:
