@@ -475,6 +475,14 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "Could you make a folder /a/r/2024? The r folder doesn't exist yet either.",
             ["Could you make a folder /a/r/2024?"],
         ),
+        (
+            "Please create a folder /a/t and, inside it, a file l.txt containing the line 'x'.",
+            ["create a folder /a/t", "create a file l.txt in /a/t containing the line 'x'."],
+        ),
+        (
+            "new folder /a/t + file l.txt in it: 'x'",
+            ["new folder /a/t", "create file l.txt in /a/t: 'x'"],
+        ),
         # Where, said first; "her" is the one name the sentence before opens with.
         (
             "Alice has swapped hiking for climbing. In memory, please remove her observation "

@@ -417,18 +417,20 @@ def _kept_from(piece: str) -> list[str]:
 
 # "new folder /srv/inv with a README.txt in it: 'Scanned'": the folder, then the file in it.
 _WITH_A_FILE = re.compile(
-    r"^(?P<made>.*\bfolder\s+\S+)\s+with\s+(?P<file>(?:a|an)\s+[\w.-]+\.\w+)\s+"
-    r"(?P<rest>(?:in|inside)\s+it\b.*)$",
+    r"^(?P<made>.*\bfolder\s+\S+?),?\s+(?:with|\+|and)(?:\s*,?\s*(?P<first>in|inside)\s+it\s*,)?\s+"
+    r"(?P<file>(?:(?:a|an)\s+)?(?:file\s+)?[\w.-]+\.\w+)"
+    r"(?:\s+(?P<then>in|inside)\s+it\b)?(?P<rest>.*)$",
     re.IGNORECASE,
 )
 
 
 def _made_with(piece: str) -> list[str]:
-    """A new folder made with a file in it as the two changes it is."""
+    """A new folder made with a file in it as the two changes it is ("new folder /a/x with a
+    README.txt in it", "create a folder /a/x and, inside it, a file b.txt ...")."""
     match = _WITH_A_FILE.match(piece.strip())
-    if not match or not asks_to_change(piece):
-        return [piece]
-    return [match["made"], f"create {match['file']} {match['rest']}"]
+    if not match or not (match["first"] or match["then"]) or not asks_to_change(piece):
+        return [piece]  # "a folder /a/x and a.txt" puts nothing in it
+    return [match["made"], f"create {match['file']} in it{match['rest']}"]
 
 
 def _bare_change(text: str) -> bool:
