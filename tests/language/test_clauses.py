@@ -483,6 +483,12 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "new folder /a/t + file l.txt in it: 'x'",
             ["new folder /a/t", "create file l.txt in /a/t: 'x'"],
         ),
+        # An acronym before a noun is no place the request lacks: the sentence only tells why.
+        (
+            "The news page has a section addressed to AI assistants. Please fetch "
+            "http://x.org/n.html and summarize it.",
+            ["fetch http://x.org/n.html", "summarize it."],
+        ),
         # Where, said first; "her" is the one name the sentence before opens with.
         (
             "Alice has swapped hiking for climbing. In memory, please remove her observation "

@@ -706,7 +706,9 @@ def _told_values(text: str) -> dict[str, set[str]]:
     kinds: dict[str, set[str]] = {}
     for locator in locators_in(text):
         kinds.setdefault(locator.kind, set()).add(locator.value)
-    kinds["place"] = {p.name for p in named_places(text)} | set(_BECOMES.findall(text))
+    # "addressed to AI assistants": an acronym before a noun is no place told
+    places = {p.name for p in named_places(text) if not re.fullmatch(r"[A-Z]{2,3}", p.name)}
+    kinds["place"] = places | set(_BECOMES.findall(text))
     kinds["person"] = {p for p in _PERSON.findall(text) if not _NOT_NAMED.match(p)}
     kinds["number"] = {text[n.start : n.end] for n in numbers(text)}
     kinds["quote"] = {q.value for q in quoted_in(text)}
