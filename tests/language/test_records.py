@@ -187,6 +187,9 @@ def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> No
         ("staff", "town")
     ]
     assert tables_by_field(clause_of(0, "weather in the town of Graz", TODAY), fields) == []
+    # Or before the value it is set to.
+    clause = clause_of(0, "set Ines Moreau town = Graz", TODAY)
+    assert [t.value for t in tables_by_field(clause, fields)] == ["staff"]
 
 
 def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:

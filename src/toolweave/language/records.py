@@ -224,10 +224,13 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
 
 def _field_said(field: str, text: str) -> re.Match[str] | None:
     """Where the text says the field: as a word of five letters or more, or of four after a
-    possessive ("update her city"; "the city of London" is no field)."""
-    before = r"(?:\b(?:his|her|their|its)\s+|['’]s\s+)" if len(field) < 5 else ""
-    pattern = rf"{before}(?<![\w-])(?P<field>{re.escape(field)})(?![\w-])"
-    return re.search(pattern, text, re.IGNORECASE)
+    possessive or before a value ("update her city", "Dmitri's city = Grenoble"; "the city of
+    London" is no field)."""
+    word = rf"(?<![\w-])(?P<field>{re.escape(field)})(?![\w-])"
+    if len(field) >= 5:
+        return re.search(word, text, re.IGNORECASE)
+    owned = re.search(rf"(?:\b(?:his|her|their|its)\s+|['’]s\s+){word}", text, re.IGNORECASE)
+    return owned or re.search(rf"{word}(?=\s*[=:])", text, re.IGNORECASE)
 
 
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:
