@@ -277,6 +277,9 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     item = clause_of(0, "add an unchecked item to my /srv/todo.md", TODAY)
     assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), item)
     assert not misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), item)
+    moved = clause_of(0, "rename /srv/a.txt to b.txt", TODAY)  # where a move puts it
+    move = {"properties": {"source": {"type": "string"}, "destination": {"type": "string"}}}
+    assert not misses_the_table(ToolSpec(server="fs", name="move_file", input_schema=move), moved)
     read = clause_of(0, "add what /srv/a.txt says to memory", TODAY)  # a file read is no place
     assert not misses_the_table(
         ToolSpec(server="db", name="append_insight", input_schema=memo), read

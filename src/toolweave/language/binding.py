@@ -330,6 +330,7 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
     it changes a field of a table ("change order 4's amount to 5.75"); else 0."""
     properties = tool.input_schema.get("properties") or {}
     kinds = {param_kind(n, p) for n, p in properties.items()}
+    kinds |= {"path" for n in properties if _PLACE_WORDS & set(readable_name(n).split())}
     put = [x for x in values_of(clause).locators if _PUT_INTO.search(clause.text[: x.start])]
     if any(x.kind in ("path", "url") and not {x.kind, x.kind + "s"} & kinds for x in put):
         return INTO_A_PLACE
@@ -346,6 +347,8 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
     return INTO_A_PLACE if any(into) else A_FIELD * _changes_a_field(clause)
 
 
+# The words of a parameter that takes where a file goes: move_file's "destination".
+_PLACE_WORDS = {"source", "destination", "target", "dest", "file", "dir", "directory", "folder"}
 # "... to my /a/todo.md", "into the file /a/b.txt": where a change puts what it makes.
 _PUT_INTO = re.compile(r"\b(?:to|into)\s+(?:(?:my|the|our|your)\s+)?(?:file\s+|page\s+)?$")
 
