@@ -10,6 +10,7 @@ from toolweave.language.cues import (
     lines_asked,
     names_again,
     negation_agrees,
+    request_start,
     searchable,
     tells_me,
 )
@@ -136,3 +137,10 @@ def test_a_change_said_without_its_verb() -> None:
         assert asks_to_change(text), text
     assert not asks_to_change("Bob: what does he like?")
     assert not asks_to_change("/srv/repo: commit msg that introduced the config loader?")
+
+
+def test_a_request_starts_after_the_sentences_telling_why() -> None:
+    text = "I mixed people up: Bob never met Alice: could you delete the relation?"
+    assert text[request_start(text) :] == "could you delete the relation?"
+    assert request_start("Bob: remove 'likes tea'") == 0  # what it is about, not why
+    assert request_start("What is 2+2?") == 0

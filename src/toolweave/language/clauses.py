@@ -372,9 +372,9 @@ def _copied(piece: str) -> list[str]:
     if then and not asks_to_change(then["what"]):
         it = " it " if re.match(r"(?:to|into|in|on)\b", then["rest"]) else " "
         return [then["what"], f"{then['verb']}{it}{then['rest']}".strip()]
-    given = _ARROW_GIVEN.match(text)
-    if given and locators_in(given["where"]) and not asks_to_change(given["what"]):
-        return [f"write to {given['where']}: {given['text']}"]
+    written = _ARROW_GIVEN.match(text)
+    if written and locators_in(written["where"]) and not asks_to_change(written["what"]):
+        return [f"write to {written['where']}: {written['text']}"]
     arrow = _ARROW.match(text)
     if arrow and locators_in(arrow["where"]) and not asks_to_change(arrow["what"]):
         return [arrow["what"], f"save it to {arrow['where']}{arrow['rest'] or ''}"]

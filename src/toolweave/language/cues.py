@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
-from toolweave.language.text import readable_name, sentences
+from toolweave.language.text import OPENERS, readable_name, sentences
 from toolweave.language.values import blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
@@ -390,11 +390,21 @@ _PLACE_FIRST = re.compile(
     r"^\s*(?:in|on|inside|within|for|from)\s(?:[^,]{1,200},|[^,/~]{0,100}[/~]\S*\s)\s*",
     re.IGNORECASE,
 )
-# "I want to keep the units work apart: Could you create a branch ...": a sentence that tells
-# why, joined to the request after it (clauses.py).
-_TOLD_FIRST = re.compile(
-    r"^[^:]{3,200}:\s+(?=(?:please\s+)?(?:could|can|would|will)\s+you\b|please\s+[a-z])", re.I
-)
+
+
+def request_start(text: str) -> int:
+    """Where the request starts after a sentence telling why, joined to it by a colon
+    (clauses.py: "I keep notes in my knowledge graph: check config.py ...", "I mixed people up:
+    Bob never met Alice: could you delete ..."), else 0."""
+    for told in _TOLD_FIRST.finditer(text):
+        if _OPENS.match(text, told.end()) and len(re.findall(r"\w+", text[: told.start()])) >= 3:
+            return told.end()
+    return 0
+
+
+# A colon a sentence telling why may end at, and a request that opens with its verb.
+_TOLD_FIRST = re.compile(r":\s+")
+_OPENS = re.compile(rf"\W*(?:please\s+)?(?:{OPENERS})\b", re.IGNORECASE)
 _ABOUT_FIRST = re.compile(r"^[^:]{1,40}:\s*")
 # "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update
 # the users table": a fact, then what to do with it.
@@ -503,7 +513,7 @@ def asks_to_change(clause: str) -> bool:
     take that out of memory"), or gives a text and what it becomes ("... make it "B" instead of
     "A"")."""
     # "in /srv/repo, could you add app.py": the place, then the request as it is asked
-    placed = _PLACE_FIRST.sub("", searchable(_TOLD_FIRST.sub("", clause)))
+    placed = _PLACE_FIRST.sub("", searchable(clause[request_start(clause) :]))
     # "add her to memory as a person, with her email": no fact first, a request; "Bob: +
     # 'speaks Japanese'": what it is about, then the request
     about = "" if placed.rstrip().endswith("?") else _ABOUT_FIRST.sub("", placed)

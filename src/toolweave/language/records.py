@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from toolweave.language.cues import asks_to_change, without_values
+from toolweave.language.cues import asks_to_change, request_start, without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.questions import stem
 from toolweave.language.text import OPENERS, readable_name
@@ -386,9 +386,6 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
 
 
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
-# A sentence of three words or more before the request it tells why of (clauses._with_context).
-_TOLD_FIRST = re.compile(r"^[^:]*?\w+\s+\w+\s+\w+[^:]*:\s+")
-_OPENS = re.compile(rf"\W*(?:please\s+)?(?:{OPENERS})\b", re.IGNORECASE)
 
 
 def record_keeping(prop: dict[str, Any], clause: Clause, said: list[str]) -> dict[str, Any] | None:
@@ -481,13 +478,6 @@ def named_things(clause: Clause) -> list[Quoted]:
     names = names_in(clause) or _quoted_names(clause)
     start = request_start(clause.text)
     return [name for name in names if name.start >= start] or names
-
-
-def request_start(text: str) -> int:
-    """Where the request starts after a sentence telling why, joined to it (clauses.py: "I keep
-    notes in my knowledge graph: check config.py ..."), else 0."""
-    told = _TOLD_FIRST.match(text)
-    return told.end() if told and _OPENS.match(text, told.end()) else 0
 
 
 def _quoted_names(clause: Clause) -> list[Quoted]:

@@ -36,11 +36,11 @@ from toolweave.language.cues import (
     negation_agrees,
     points_at_values,
     refers_back,
+    request_start,
 )
 from toolweave.language.parameters import NUMERIC_KINDS, changes_things, deletes, param_kind
 from toolweave.language.records import (
     named_things,
-    request_start,
     servers_about,
     servers_named,
     servers_placed,
