@@ -489,6 +489,11 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "http://x.org/n.html and summarize it.",
             ["fetch http://x.org/n.html", "summarize it."],
         ),
+        # Two stating pieces of one sentence tell why together.
+        (
+            "The order was entered by mistake; nobody bought it. Please delete order 4.",
+            ["The order was entered by mistake; nobody bought it: Please delete order 4."],
+        ),
         # Where, said first; "her" is the one name the sentence before opens with.
         (
             "Alice has swapped hiking for climbing. In memory, please remove her observation "

@@ -212,7 +212,7 @@ _USE_AS = re.compile(r"^(?:please\s+)?use\s+[^?]+\s+as\s+(?:the|a|an|its)\s+[\w\
 # A sentence that only tells why ("The Alpha deadline has moved again. Can you update
 # alpha.txt?", "Our product names got more specific. In orders, ..."): no verb that asks, no
 # question, no value of its own; the request after it is what to do.
-_TELLS = re.compile(rf"^(?!\W*(?:{OPENERS})\b)[^?]{{3,120}}[.!]$", re.IGNORECASE)
+_TELLS = re.compile(rf"^(?!\W*(?:{OPENERS})\b)[^?]{{3,120}}[.!;]$", re.IGNORECASE)
 
 
 def _context(sentence: str, after: str) -> bool:
@@ -227,7 +227,9 @@ def _with_context(pieces: list[str]) -> list[str]:
     bounds the request before it left out."""
     joined: list[str] = []
     for piece in pieces:
-        if joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
+        if joined and joined[-1].rstrip().endswith(";") and _told(joined[-1]) and _told(piece):
+            joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"  # "... by mistake; the ..."
+        elif joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
         elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
@@ -685,7 +687,7 @@ def _told(sentence: str) -> bool:
     """Whether the sentence states something and opens with no request."""
     text = sentence.rstrip()
     return (
-        text.endswith((".", "!"))
+        text.endswith((".", "!", ";"))  # "The order was entered by mistake; ..."
         and _states(text)
         and _SUBJECT_FIRST.match(text) is not None
         and not (_VERB.match(text) or asks_to_change(text))
