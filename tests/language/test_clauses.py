@@ -470,6 +470,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["add T.md in /r", 'commit it with the message "Add T".'],
         ),
         ("Just to be sure, could you add 17 and 4?", ["could you add 17 and 4?"]),
+        (
+            "In /a/b.csv, change the cost from 240 to 300 and leave the other lines as they are.",
+            ["In /a/b.csv, change the cost from 240 to 300."],
+        ),
         # A statement that ends the question, giving nothing, only tells more.
         (
             "Could you make a folder /a/r/2024? The r folder doesn't exist yet either.",
