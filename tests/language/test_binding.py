@@ -274,6 +274,9 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     order.held, order.fields = field.held, field.fields
     assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), order)
     assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), order)
+    listed = clause_of(0, "add order: 4, Lamp, 12.50", TODAY)  # a row said by its table
+    listed.held, listed.fields = field.held, field.fields
+    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), listed)
     item = clause_of(0, "add an unchecked item to my /srv/todo.md", TODAY)
     assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), item)
     assert not misses_the_table(ToolSpec(server="fs", name="edit_file", input_schema=edit), item)

@@ -340,7 +340,9 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
         re.search(
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
-        or re.search(rf"\b(?:an?|another)\s+(?:new\s+)?{re.escape(_one(h.value))}\b", clause.text)
+        or re.search(
+            rf"\b(?:an?|another|add|insert)\s+(?:new\s+)?{re.escape(_one(h.value))}\b", clause.text
+        )
         for h in clause.held
         if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
     )
