@@ -493,6 +493,13 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "http://x.org/n.html and summarize it.",
             ["fetch http://x.org/n.html", "summarize it."],
         ),
+        # What a value should be, told first, is the change asked for after it.
+        (
+            "Bob got a refund, so order 8 should now show 59.90 instead of 64.50. Update the amount.",
+            [
+                "Bob got a refund, so order 8 should now show 59.90 instead of 64.50, update the amount."
+            ],
+        ),
         # Two stating pieces of one sentence tell why together.
         (
             "The order was entered by mistake; nobody bought it. Please delete order 4.",

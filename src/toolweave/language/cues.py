@@ -507,11 +507,11 @@ def states_first(clause: str) -> bool:
     return _FACT_FIRST.match(searchable(clause)) is not None
 
 
-def asks_to_change(clause: str) -> bool:
+def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     """Whether the clause opens with a verb that asks for a change ("write", "add", "delete"),
     after a leading place ("In todo.md, change ...") or fact ("Bob got over his peanut allergy,
-    take that out of memory"), or gives a text and what it becomes ("... make it "B" instead of
-    "A"")."""
+    take that out of memory"), or (unless `by_verb`) gives a text and what it becomes ("...
+    make it "B" instead of "A"")."""
     # "in /srv/repo, could you add app.py": the place, then the request as it is asked
     placed = _PLACE_FIRST.sub("", searchable(clause[request_start(clause) :]))
     # "add her to memory as a person, with her email": no fact first, a request; "Bob: +
@@ -519,7 +519,8 @@ def asks_to_change(clause: str) -> bool:
     about = "" if placed.rstrip().endswith("?") else _ABOUT_FIRST.sub("", placed)
     said = (placed, _FACT_FIRST.sub("", placed), about)
     opens = any(_opens_a_change(text) for text in said)
-    return (opens or _edit_given(clause) or ticks(clause)) and not _TO_A_RESULT.search(clause)
+    given = not by_verb and (_edit_given(clause) or ticks(clause))
+    return (opens or given) and not _TO_A_RESULT.search(clause)
 
 
 def _opens_a_change(text: str) -> bool:
