@@ -495,10 +495,8 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         # What a value should be, told first, is the change asked for after it.
         (
-            "Bob got a refund, so order 8 should now show 59.90 instead of 64.50. Update the amount.",
-            [
-                "Bob got a refund, so order 8 should now show 59.90 instead of 64.50, update the amount."
-            ],
+            "Bob got a refund, so order 8 should show 5.9 instead of 6.4. Update the amount.",
+            ["Bob got a refund, so order 8 should show 5.9 instead of 6.4, update the amount."],
         ),
         # Two stating pieces of one sentence tell why together.
         (
