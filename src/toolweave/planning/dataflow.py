@@ -51,7 +51,6 @@ from toolweave.language.parameters import (
     param_kind,
     place_role,
     sql_kinds,
-    takes_sql,
 )
 from toolweave.language.records import record_keeping
 from toolweave.language.text import readable_name
@@ -217,10 +216,9 @@ class _Linker:
         return None
 
     def _link(self, step: Step, tool: ToolSpec, name: str, links: _Links, *, alone: bool) -> None:
-        prop = _properties(tool).get(name, {})
-        if tool.key == self.search or (name.lower() in _QUERIES and not takes_sql(name, prop)):
+        if tool.key == self.search:
             return  # a result's text never becomes a query sent out to a search provider
-        # (nor another tool's search terms: "look it up" searches for the thing, not the text)
+        prop = _properties(tool).get(name, {})
         if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
             return  # what a change acts on is where the user says: never a result's text
         if changes_things(tool) and sql_kinds(name, prop):
@@ -435,10 +433,6 @@ class _Linker:
             step.arguments = rename_references(step.arguments, ids)
             step.depends_on = [ids.get(need, need) for need in step.depends_on]
         return Plan(steps=self.steps)
-
-
-# The names of a search's terms.
-_QUERIES = {"query", "q", "search", "search_query", "keywords", "terms"}
 
 
 def _kept(clause: Clause, read: Clause, result: str) -> list[str]:
