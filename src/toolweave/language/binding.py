@@ -41,7 +41,7 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.records import names_in, record_keeping, records
-from toolweave.language.sql import Known, row_change_asked, statement
+from toolweave.language.sql import Known, row_change_asked, row_noun, statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import replacements, zone_ids
 from toolweave.types import (
@@ -341,7 +341,8 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
         or re.search(
-            rf"\b(?:an?|another|add|insert)\s+(?:new\s+)?{re.escape(_one(h.value))}\b", clause.text
+            rf"\b(?:an?|another|add|insert)\s+(?:new\s+)?{re.escape(row_noun(h.value))}\b",
+            clause.text,
         )
         for h in clause.held
         if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
@@ -353,11 +354,6 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
 _PLACE_WORDS = {"source", "destination", "target", "dest", "file", "dir", "directory", "folder"}
 # "... to my /a/todo.md", "into the file /a/b.txt": where a change puts what it makes.
 _PUT_INTO = re.compile(r"\b(?:to|into)\s+(?:(?:my|the|our|your)\s+)?(?:file\s+|page\s+)?$")
-
-
-def _one(table: str) -> str:
-    """A row of the table: "order" of orders, "entry" of entries."""
-    return re.sub(r"ies$", "y", table) if table.endswith("ies") else table.removesuffix("s")
 
 
 def _changes_a_field(clause: Clause) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from toolweave.language.cues import asks_to_change, facts_named, states_first
-from toolweave.language.text import OPENERS, sentences
+from toolweave.language.text import ARROW, OPENERS, sentences
 from toolweave.language.values import (
     blank_quoted,
     locators_in,
@@ -340,16 +340,16 @@ _RELAY = re.compile(
 
 
 # "emails of users in Lyon -> /srv/lyon.txt, one per line": what, then the file it goes to.
-_ARROW = re.compile(r"^(?P<what>.+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
+_ARROW = re.compile(rf"^(?P<what>.+?)\s*{ARROW}\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
 # "bob chen's email from the db -> add to Bob in memory": what is read, then what to do with it.
 _ARROW_THEN = re.compile(
-    rf"^(?P<what>(?:[^:]|(?<=\d):(?=\d))+?)\s*(?:->|→|=>)\s*(?P<verb>(?:{OPENERS})\b)\s*"
+    rf"^(?P<what>(?:[^:]|(?<=\d):(?=\d))+?)\s*{ARROW}\s*(?P<verb>(?:{OPENERS})\b)\s*"
     r"(?P<rest>.*)$",
     re.I,
 )
 # "gift list -> /a/gifts.txt: scarf, book": what is written given after the file.
 _ARROW_GIVEN = re.compile(
-    r"^(?P<what>[^:]+?)\s*(?:->|→|=>)\s*(?P<where>\S*[/.]\S*?):\s+(?P<text>\S.*)$"
+    rf"^(?P<what>[^:]+?)\s*{ARROW}\s*(?P<where>\S*[/.]\S*?):\s+(?P<text>\S.*)$"
 )
 
 

@@ -396,14 +396,14 @@ def request_start(text: str) -> int:
     """Where the request starts after a sentence telling why, joined to it by a colon
     (clauses.py: "I keep notes in my knowledge graph: check config.py ...", "I mixed people up:
     Bob never met Alice: could you delete ..."), else 0."""
-    for told in _TOLD_FIRST.finditer(text):
+    for told in _COLON.finditer(text):
         if _OPENS.match(text, told.end()) and len(re.findall(r"\w+", text[: told.start()])) >= 3:
             return told.end()
     return 0
 
 
 # A colon a sentence telling why may end at, and a request that opens with its verb.
-_TOLD_FIRST = re.compile(r":\s+")
+_COLON = re.compile(r":\s+")
 _OPENS = re.compile(rf"\W*(?:please\s+)?(?:{OPENERS})\b", re.IGNORECASE)
 _ABOUT_FIRST = re.compile(r"^[^:]{1,40}:\s*")
 # "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from toolweave.language.parameters import STATEMENT_KINDS
+from toolweave.language.text import ARROW
 from toolweave.language.values import list_items, replacements
 from toolweave.types import Span
 
@@ -65,7 +66,6 @@ _PAIR = re.compile(
     r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
-_ARROWS = r"(?:->|→|=>)"
 _IN_TABLE = rf"\s*(?:\s(?:in|of)\s+(?:the\s+)?{_IDENT}\s+table)?\s*"  # "... in the orders table"
 # "set the amount of order 4 to 5.75", "change order 4's amount to 5.75", "amount = 5.75 where
 # id = 4": a column, the row's id and the new value.
@@ -83,7 +83,7 @@ _UPDATES = (
         re.I,
     ),
     # "order 8 amount -> 59.90": the row, its column, an arrow and the value
-    re.compile(rf"^\W*{_ROW}['’]?s?\s+(?P<c>{_IDENT})\s*{_ARROWS}\s*(?P<v>{_STRICT}){_IN_TABLE}$"),
+    re.compile(rf"^\W*{_ROW}['’]?s?\s+(?P<c>{_IDENT})\s*{ARROW}\s*(?P<v>{_STRICT}){_IN_TABLE}$"),
 )
 _DELETE = re.compile(
     r"\b(?:delete|remove|drop|clear\s+out|get\s+rid\s+of)\b(?!\s+(?:the\s+)?table\b)", re.I
@@ -156,7 +156,7 @@ def row_change_asked(text: str) -> str | None:
     return kind if kind in ROW_CHANGES else None
 
 
-_UPDATING = r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b|\s(?:->|→)\s*\w"
+_UPDATING = rf"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b|\s{ARROW}\s*\w"
 
 
 def _kind(text: str) -> str:
@@ -306,7 +306,7 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
 def _names_a_row(text: str, value: str, table: str) -> bool:
     """Whether the text says the value right before the table's noun or "row" ("the Keyboard
     order", "the USB-C cable row")."""
-    noun = re.escape(table.removesuffix("s"))
+    noun = re.escape(row_noun(table))
     return (
         re.search(rf"\b{re.escape(value)}\s+(?:{noun}|row|entry|record)\b", text, re.I) is not None
     )
@@ -620,9 +620,14 @@ def _after_to(value: str, text: str) -> bool:
     return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}\b", text) is not None
 
 
+def row_noun(table: str) -> str:
+    """What one row of the table is called: "order" of orders, "entry" of entries."""
+    return re.sub(r"ies$", "y", table) if table.endswith("ies") else table.removesuffix("s")
+
+
 def _row_by_id(text: str, table: str) -> str:
     """' WHERE id = 8' for "order 8", "order number 8", "id 8", "#8" in `orders`; else ""."""
-    one = re.escape(table.removesuffix("s"))
+    one = re.escape(row_noun(table))
     said = rf"\b(?:id|#|number|{one}(?:\s+(?:number|no\.?|id|#))?)\s*(?P<id>\d+)\b"
     row = re.search(said, text, re.I)
     return f" WHERE id = {row['id']}" if row else ""
@@ -631,19 +636,17 @@ def _row_by_id(text: str, table: str) -> str:
 def _delete(text: str, held: list[str], known: Known) -> str | None:
     table = _table(text, held)
     where = _where(text, _one_amount(table, known) if table else None)
-    one = re.escape(table.removesuffix("s")) if table else "id"  # "order 8" in `orders`
     if not where and table:
-        where = _row_by_id(text, table)
-    if not where and table:
-        where = _named_row(text, table, one, known)
+        where = _row_by_id(text, table) or _named_row(text, table, known)
     # A delete without a condition would empty the table: never read into a request.
     return f"DELETE FROM {table}{where}" if table and where else None
 
 
-def _named_row(text: str, table: str, one: str, known: Known) -> str:
+def _named_row(text: str, table: str, known: Known) -> str:
     """ "the Notebook order": the row whose one text column (not a name, nor an e-mail
     address) holds the capitalised words before the table's row; "" if none or several."""
-    named = re.search(rf"\bthe\s+(?P<v>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))\s+{one}\b", text, re.I)
+    name = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)"
+    named = re.search(rf"\bthe\s+(?P<v>{name})\s+{re.escape(row_noun(table))}\b", text, re.I)
     numeric = set(known.numeric.get(table, ()))
     texts = [
         c

@@ -25,6 +25,8 @@ OPENERS = (
     "copy|move|rename|remember|append|commit|stage|insert|remove|echo|open|put|switch|checkout|"
     "unstage|count|remind"
 )
+# An arrow a terse request writes for "becomes" or "goes to": "hosting 240 -> 300".
+ARROW = r"(?:->|→|=>)"
 # A word that opens a sentence, so a lone capital before it ends one ("in Farm A. Secondly").
 _OPENS_SENTENCE = re.compile(
     rf"(?:{OPENERS}|first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|after|"

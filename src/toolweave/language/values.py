@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from itertools import pairwise
 
 from toolweave.language.numbers import numbers
+from toolweave.language.text import ARROW
 from toolweave.types import (
     ClockTime,
     Conversion,
@@ -300,7 +301,7 @@ _SAID = re.compile(
     r"|\b(?:insights?|memo)\b[\w\s]{0,20}?\bthat\s+"
     r"|^(?:please\s+)?(?:echo|repeat|say)\s+(?:this|it)(?:\s+back)?\s*:\s*"  # "echo this back: hi"
     # "write to /a/gifts.txt: Grandma's scarf, ...", "new file /a/p.txt: passport, charger"
-    r"|^(?:please\s+)?(?:write|create|save|new\s+file)\b[^:]{0,200}?\.\w{1,5}\s*(?::|->|→)\s+"
+    rf"|^(?:please\s+)?(?:write|create|save|new\s+file)\b[^:]{{0,200}}?\.\w{{1,5}}\s*(?::|{ARROW})\s+"
     r"|^(?:please\s+)?(?:write|append|add|put|echo)\s+(?:(?:a\s+|the\s+)?(?:new\s+)?row\s+)?"
     r"(?!the\s+(?:text|words?|line)\b))"
     rf"(?P<said>(?:[^\"“‘']|(?<=\w)['’](?=\w))+?)(?=\s+{_WHERE}|\s*[.?]?\s*$)",
@@ -341,7 +342,7 @@ _REPLACEMENT = re.compile(
     r"|\bshould\s+(?:now\s+)?(?:say|read|show)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
     r"(?P<wrong>\S.*?)(?=\s*(?:[.?!;]?\s*$|[:;]\s))"
     # "todo.md: leaking tap -> kitchen tap", "budget.csv: hosting 240 -> 300"
-    r"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*(?:->|→)\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)",
+    rf"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*{ARROW}\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
@@ -606,7 +607,7 @@ PLACE_ZONES = {
 # Zone names whose last part names no city: old aliases ("Canada/Central") and directions.
 _NO_CITIES = ("Etc/", "SystemV/", "US/", "Brazil/", "Canada/", "Chile/", "Mexico/")
 _NO_CITY = {"west", "east", "north", "south", "center", "central", "general"}
-_PLACED_BEFORE = re.compile(r"(?:\b(?:in|to|from|for|at)|→|->)\s*$", re.IGNORECASE)
+_PLACED_BEFORE = re.compile(rf"(?:\b(?:in|to|from|for|at)|{ARROW})\s*$", re.IGNORECASE)
 # Zone cities that are English words too ("wake me at 7:00", "at christmas"): capitalised only.
 _WORDS_TOO = {"wake", "midway", "easter", "christmas", "reunion", "troll", "jersey", "anchorage"}
 _WORDS_TOO |= {"palmer", "casey", "davis", "regina", "marengo", "knox", "vevay", "winamac"}
