@@ -140,7 +140,10 @@ def test_math_expression(text: str, expression: str | None) -> None:
     ("text", "places"),
     [
         ("find hotels in London.", ["London"]),
+        ("Find hotels in London. What time is it?", ["London"]),
         ("flights to Washington D.C.", ["Washington D.C."]),
+        ("I'm flying to LA. What time is it?", ["LA"]),
+        ("a walk in St. James's Park", ["St. James's Park"]),
         ("from New York to London on August 15", ["New York", "London"]),
         ("a weekend in Stratford upon Avon", ["Stratford upon Avon"]),
     ],

@@ -697,6 +697,7 @@ PLACE = re.compile(
     r"(?P<name>(?:[A-Z][\w'.-]*)(?:\s+(?:de|del|upon|on)?\s*[A-Z][\w'.-]*)*)"
 )
 _CONNECTORS = {"de", "del", "upon", "on"}
+_FULL_STOP = re.compile(r"(?<=[a-z]{2}|[A-Z]{2})\.$")
 # Capitalised words after "on"/"in" that name a time, not a place ("London on August 15").
 NOT_PLACES = {n[-1].title() for n in MONTH_NAMES} | {d.title() for d in WEEKDAYS} | {"I"}
 
@@ -721,9 +722,12 @@ def named_places(text: str) -> list[Place]:
     """Each capitalised name after a preposition of place, with its preposition."""
     found = []
     for match in PLACE.finditer(text):
-        # A sentence's full stop is no part of the name; "D.C." and "St." keep theirs.
-        name = re.sub(r"(?<=[a-z]{2})\.$", "", match["name"])
-        words = name.split()
+        # A sentence's full stop ends the name and is no part of it ("London. What", "LA.");
+        # "D.C." and "St." keep theirs.
+        words = match["name"].split()
+        stop = next((n for n, word in enumerate(words) if _FULL_STOP.search(word)), None)
+        if stop is not None:
+            words = [*words[:stop], _FULL_STOP.sub("", words[stop])]
         # "London on August 15": the name ends before a month or a day.
         cut = next((n for n, word in enumerate(words) if word in NOT_PLACES), len(words))
         while cut and words[cut - 1] in _CONNECTORS:
