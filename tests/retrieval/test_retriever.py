@@ -393,6 +393,10 @@ def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
     # "when was" asks for a date of the file only when it says what was done to the file
     assert best("when was the final proposal sent (/srv/draft.txt)?") == "read_text_file"
     assert best("when was /srv/report.txt last touched?") == "get_file_info"
+    # a sentence that only tells why asks for no metadata; the one that asks does
+    told = "A friend asked me how big the oven is. Could you tell me {} /srv/oven.txt?"
+    assert best(told.format("how many loaves it holds, from")) == "read_text_file"
+    assert best(told.format("the size in bytes of")) == "get_file_info"
 
 
 def test_a_tool_that_declares_it_only_reads_makes_no_change() -> None:

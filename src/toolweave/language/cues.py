@@ -499,7 +499,16 @@ def metadata_asked(tool: ToolSpec, clause: Clause) -> int:
     a.csv?") and -1 when it does not; 0 for any other tool."""
     if not _METADATA.search(" ".join(sentences(tool.description)[:1])):
         return 0
-    return 1 if _ASKS_METADATA.search(without_values(clause)) else -1
+    return 1 if _ASKS_METADATA.search(_asked(without_values(clause))) else -1
+
+
+def _asked(text: str) -> str:
+    """The sentences of a text that ask (a question, or a request by its opener), when others
+    only tell: "A friend asked me how big the oven is. Could you check <url> and tell me ..."
+    (or "...: could you check") asks nothing of how big a thing is."""
+    said = sentences(text[request_start(text) :])
+    asking = [s for s in said if s.rstrip().endswith("?") or _OPENS.match(s)]
+    return " ".join(asking) if asking else text
 
 
 def states_first(clause: str) -> bool:
