@@ -230,6 +230,11 @@ def test_a_file_named_in_a_text_is_text() -> None:
     assert [q.value for q in values.said] == ["app.py: add units"] and values.locators == []
     quoted = ex.read_values('commit it: "a.py: add units (metric/imperial)"', TODAY)
     assert quoted.locators == []  # a quote with a slash in it is a path only when shaped as one
+    # a telling sentence joined to its request by a colon: the request names the page
+    told = "I want to send a thank-you note: Could you check http://example.com/about.html"
+    assert [x.value for x in ex.read_values(told, TODAY).locators] == [
+        "http://example.com/about.html"
+    ]
     assert [x.value for x in ex.read_values('move "projects/old"', TODAY).locators] == [
         "projects/old"
     ]

@@ -212,6 +212,26 @@ def test_a_clause_about_a_tools_result_asks_for_no_call_of_its_own() -> None:
     assert len(steps(weather, "give me the weather", first_text=pulled)) == 2  # no field
 
 
+def test_a_question_asked_of_the_place_named_after_it_is_answered_by_reading_it() -> None:
+    """ "which port is the server on? check server.log": one read (the mcp-server-filesystem's
+    list_allowed_directories, which takes nothing, had answered the question on its own)."""
+    takes_nothing = tool("list_allowed_directories", {}, read_only=True)
+
+    def steps(question: str, where: str) -> list[str]:
+        clauses = [clause_of(n, text, TODAY) for n, text in enumerate([question, where])]
+        candidates = [[Candidate(tool=takes_nothing, score=0.4)]]
+        candidates.append([Candidate(tool=READ_FILE, score=0.5)])
+        plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+        return [s.tool for s in plan.steps]
+
+    for where in ("check /srv/server.log", "it's written in /srv/server.log", "see /srv/a.log."):
+        assert steps("which port is the server on?", where) == ["read_text_file"]
+    # after a clause that asks more, the question is a request of its own
+    both = ["list_allowed_directories", "read_text_file"]
+    assert steps("which port is the server on?", "check /srv/server.log for errors") == both
+    assert steps("which port is the server on?", "then open /srv/server.log") == both
+
+
 def test_a_thing_asked_for_again_is_one_call() -> None:
     show = tool("git_show", {"repo_path": STRING, "revision": STRING}, read_only=True)
     texts = ["What did commit HEAD~2 of /r introduce?", "Show me that commit."]

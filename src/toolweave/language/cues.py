@@ -198,6 +198,25 @@ def tells_me(clause: str) -> bool:
     return _TELL_ME.match(clause.strip()) is not None
 
 
+# What only says where to look: "see <path>", "check <url>", "it's written in <path>", "the
+# details are in <path>." (its place blanked).
+_SOURCE_ONLY = re.compile(
+    r"\W*(?:please\s+)?(?:see|check|look\s+(?:at|in)|read|open|according\s+to|going\s+by"
+    r"|(?:it'?s|it\s+is|that'?s|all)\s+(?:all\s+)?(?:written|noted|listed|mentioned|said)?\s*"
+    r"(?:in|at|on)|(?:the\s+)?(?:details|answer|info(?:rmation)?)\s+(?:are|is)\s+(?:all\s+)?in)"
+    r"[\s.?!)]*",
+    re.IGNORECASE,
+)
+
+
+def only_where(clause: Clause) -> bool:
+    """Whether the clause only names a place to look at ("see /srv/a.txt"): the question
+    before it is asked of that place ("which port is the server on? check server.log")."""
+    values = clause.values
+    places = [x for x in values.locators if not x.quoted] if values else []
+    return len(places) == 1 and _SOURCE_ONLY.fullmatch(without_values(clause)) is not None
+
+
 def refers_back(clause: str, *, possessive: bool = False, personal: bool = False) -> bool:
     """Whether the clause points at an earlier result instead of naming its content; with
     `possessive`, also by "its", "their" or "they"; with `personal`, by "her", "his", "he" or

@@ -424,6 +424,8 @@ _DESCRIBED = re.compile(
     r"\b(?:\s+\w+){0,3}\s*$",
     re.IGNORECASE,
 )
+# A polite request after a telling sentence's colon (clauses.py joins them so).
+_ASKS_AT = re.compile(r"(?:please\s+)?(?:could|can|would|will)\s+you\b", re.IGNORECASE)
 _POINTED = re.compile(
     r"(?:this|that|these|those)\s+\w+(?:\s+(?:to|into|in|on)\b|\s*$)", re.IGNORECASE
 )
@@ -451,6 +453,8 @@ def said_in(text: str) -> list[Quoted]:
             continue
         if _PLACED.match(value):  # "add a row to the orders table with ...": a thing, no text
             continue
+        if _ASKS_AT.match(value) and locators_in(value):
+            continue  # "... a thank-you note: could you check <url> ...": the request itself
         if value:
             start = match.end("said") - len(value)
             end = start + len(value)

@@ -35,6 +35,7 @@ from toolweave.language.cues import (
     asks_to_change,
     names_again,
     names_what_it_does,
+    only_where,
     points_at,
     refers_back,
     tells_me,
@@ -98,7 +99,9 @@ def plan_steps(
     fallback: ToolSpec | None,
 ) -> Plan:
     steps: list[Step] = []
-    for clause, ranked in zip(clauses, candidates, strict=True):
+    for at, (clause, ranked) in enumerate(zip(clauses, candidates, strict=True)):
+        if _asked_of_next(clause, clauses[at + 1 : at + 2]):
+            continue  # "which port is it on? check server.log": answered by reading it
         scored = {c.tool.key: fit_and_gate(c, clause, rank) for rank, c in enumerate(ranked)}
         fits = {key: score for key, (score, _) in scored.items()}
         fitting = sorted(
@@ -248,6 +251,15 @@ def _adds_what_was_read(clause: Clause, before: Step, ranked: list[Candidate]) -
 def _runs_inserts(tool: ToolSpec) -> bool:
     properties = tool.input_schema.get("properties") or {}
     return any("insert" in sql_kinds(name, prop) for name, prop in properties.items())
+
+
+def _asked_of_next(clause: Clause, following: list[Clause]) -> bool:
+    """Whether the clause is a question that gives no value of its own, asked of the place the
+    clause after it (`following`) only names ("who owns project alpha? it's in alpha.txt")."""
+    if not following or not only_where(following[0]):
+        return False
+    asked = clause.text.rstrip().endswith("?") and not asks_to_change(clause.text)
+    return asked and not values_of(clause).count
 
 
 def _about_the_result(
