@@ -402,6 +402,13 @@ def test_a_row_said_by_a_value_of_its_own_is_found_by_no_referenced_name() -> No
     named = Known(["orders"], columns, [("name", "Ana Lima")])
     sql = made_with("show me the orders of Ana Lima", named) or ""
     assert "WHERE users.name = 'Ana Lima'" in sql
+    # both tables named: that order, with the name of its customer
+    both = Known(["orders", "users"], columns, [("name", "Keyboard")])
+    asked = "the customer behind the Keyboard order - check the orders and users tables"
+    assert made_with(asked, both) == (
+        "SELECT orders.*, users.name AS user_name FROM orders JOIN users "
+        "ON orders.user_id = users.id WHERE orders.item = 'Keyboard'"
+    )
 
 
 def test_a_change_asked_is_never_read_instead() -> None:

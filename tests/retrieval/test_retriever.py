@@ -507,3 +507,28 @@ def test_a_question_that_asks_for_no_change_fits_no_tool_that_changes_things() -
     assert fit(Candidate(tool=commit, score=0.5), question, 0) == -1.0
     asked = analyse("could you commit it with the message 'x'?", date(2026, 11, 26)).clauses[0]
     assert fit(Candidate(tool=commit, score=0.5), asked, 0) > 0
+
+
+async def test_a_text_given_to_pass_on_says_no_tool(tmp_path: Path) -> None:
+    """Seen on mcp-server-git: "commit it with exactly this message: app.py: add units option"
+    ranked git_commit below tools the message's words fit; a message is what the tool passes
+    on, not what it does."""
+    text = {"type": "string"}
+    commit = ToolSpec(
+        server="git",
+        name="git_commit",
+        description="Records changes to the repository.",
+        input_schema={"properties": {"message": text}, "required": ["message"]},
+    )
+    memo = ToolSpec(
+        server="sqlite",
+        name="append_insight",
+        description="Add a business insight to the memo.",
+        input_schema={"properties": {"insight": text}, "required": ["insight"]},
+    )
+    retriever = await retriever_over(tmp_path, [commit, memo])
+    said = "commit it with this message: add a business insight to the memo"
+    [clause] = analyse(said, date(2026, 11, 28)).clauses
+    assert [v.value for v in clause.values.said] == ["add a business insight to the memo"]
+    [ranked] = await rank_tools(retriever, [commit, memo], [clause], k=2)
+    assert ranked[0].tool.key == "git.git_commit"

@@ -391,9 +391,14 @@ def _join(text: str, known: Known) -> str | None:
             one = _referenced(column, named)
             if one is None or one == many or _where_by_kind(known.columns[many], known.values):
                 continue
+            on = f"{many}.{column} = {one}.id"
+            # "the customer behind the Keyboard order": that order, with its customer's name
+            if (own := _named_row(text, many, known)) and "name" in known.columns[one]:
+                what = f"{many}.*, {one}.name AS {column.removesuffix('_id')}_name"
+                where = own.replace(" WHERE ", f" WHERE {many}.", 1)
+                return f"SELECT {what} FROM {many} JOIN {one} ON {on}{where}"
             if where := _where_by_kind(known.columns[one], known.values):
                 what = "COUNT(*)" if _COUNT.search(text) else f"{many}.*"
-                on = f"{many}.{column} = {one}.id"
                 where = where.replace(" WHERE ", f" WHERE {one}.", 1)
                 return f"SELECT {what} FROM {many} JOIN {one} ON {on}{where}"
     return None

@@ -46,6 +46,7 @@ from toolweave.language.records import (
     servers_placed,
 )
 from toolweave.language.text import readable_name
+from toolweave.language.values import blank_spans
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
 from toolweave.types import Candidate, Clause, ToolSpec
@@ -64,6 +65,14 @@ ACTION_CANDIDATES = 3  # more, when the clause asks for a change (`_asked_for`)
 # the other when it fails (`alike`): read_file for read_text_file (0.60) passes, get_file_info
 # (0.44) and git_status for git_diff_unstaged (0.59) do not. Set on the dev half of eval recovery.
 STAND_IN_LIKENESS = 0.6
+
+
+def _asked_text(clause: Clause) -> str:
+    """What a clause asks, searched: after a sentence telling why, and with a text it gives to
+    pass on left out ("commit it with this message: app.py: add units" asks for a commit)."""
+    values = clause.values
+    text = blank_spans(clause.text, values.said) if values else clause.text
+    return " ".join(text[request_start(text) :].split())
 
 
 async def rank_tools(
@@ -87,7 +96,7 @@ async def rank_tools(
     nouns = server_nouns(tools)
     # what a clause asks, not the sentence telling why before it ("I'm checking how the page
     # shows up in search results: fetch <url> ..." asks for no search)
-    texts = [c if isinstance(c, str) else c.text[request_start(c.text) :] for c in clauses]
+    texts = [c if isinstance(c, str) else _asked_text(c) for c in clauses]
     ranked = []
     for clause, ranking in zip(clauses, await retriever.rank_clauses(texts, vectors), strict=True):
         # A tool only BM25 found scores no more than the weakest tool dense search found.
