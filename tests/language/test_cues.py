@@ -114,6 +114,11 @@ def test_a_to_do_ticked_off_is_a_change() -> None:
     assert not asks_to_change("what's marked done in todo.md?")
 
 
+def test_a_change_asked_politely_after_its_place_is_a_change() -> None:
+    assert asks_to_change("in /srv/repo, Could you create a new branch for me?")
+    assert not asks_to_change("in /srv/repo, could you tell me which branch is checked out?")
+
+
 def test_a_line_added_to_a_file_that_is_there() -> None:
     assert appends('add "call the plumber" to /a/notes.txt')
     assert appends("add an unchecked item to my ~/todo.md")

@@ -541,7 +541,7 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     take that out of memory"), or (unless `by_verb`) gives a text and what it becomes ("...
     make it "B" instead of "A"")."""
     # "in /srv/repo, could you add app.py": the place, then the request as it is asked
-    placed = _PLACE_FIRST.sub("", searchable(clause[request_start(clause) :]))
+    placed = searchable(_PLACE_FIRST.sub("", searchable(clause[request_start(clause) :])))
     # "add her to memory as a person, with her email": no fact first, a request; "Bob: +
     # 'speaks Japanese'": what it is about, then the request
     about = "" if placed.rstrip().endswith("?") else _ABOUT_FIRST.sub("", placed)
