@@ -52,6 +52,13 @@ BMI = {
 }
 
 
+NAMED = {
+    "properties": {"query": {"type": "string", "description": "Matched against entity names"}},
+    "required": ["query"],
+}
+QUERY = {"properties": {"query": {"type": "string"}}, "required": ["query"]}
+
+
 @pytest.mark.parametrize(
     ("schema", "text", "sets"),
     [
@@ -80,6 +87,14 @@ BMI = {
         (BMI, "BMI at 6 feet, 80 kg and 5.6 feet", []),  # no whole number of sets
         # A data list is no list of calls.
         ({"properties": {"n": {"type": "integer"}}, "required": ["n"]}, "bins " + "1, " * 9, []),
+        # Names listed for a search matched against names (server-memory's search_nodes).
+        (
+            NAMED,
+            "everything memory has on Alice and on Carol",
+            [{"query": "Alice"}, {"query": "Carol"}],
+        ),
+        (NAMED, "what did Alice tell Carol?", []),  # two names, no list
+        (QUERY, "news on Alice and Carol", []),  # a search of words takes them together
     ],
 )
 def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from toolweave.language.cues import (
@@ -163,6 +164,18 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+# Between the names of a list: "Alice, Bob and Carol", "on Alice and on Carol".
+_NAME_GAP = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*(?:(?:on|about|of|for)\s+)?")
+
+
+def _listed_names(clause: Clause) -> list[str]:
+    """The names the clause lists, when it lists two or more and nothing else between them."""
+    names = names_in(clause)
+    gaps = [clause.text[a.end : b.start] for a, b in pairwise(names)]
+    listed = len(names) >= 2 and all(_NAME_GAP.fullmatch(gap) for gap in gaps)
+    return [n.value for n in names] if listed else []
 
 
 def gives_a_path(clause: Clause) -> bool:
@@ -751,7 +764,8 @@ def value_sets(
     """The arguments of several calls when the clause gives the required values of one kind
     several times over ("weather in Paris, Rome and Oslo": three cities for one `city`; "6 feet
     and 80 kg, also 5.6 feet and 60 kg": two heights and two weights), in order; [] when it
-    does not. Numbers, listed places and, with `files` (for a tool that only reads, never one
+    does not. Numbers, listed places, names listed for a search matched against names ("on
+    Alice and on Carol") and, with `files` (for a tool that only reads, never one
     that would write "a.txt and b.txt" alike), files: quoted strings serve too many different
     parameters to be told apart, and two dates are mostly a start and an end. Other parameters
     get what `extract_arguments` finds, the same in each set."""
@@ -762,9 +776,14 @@ def value_sets(
         kind = param_kind(name, properties.get(name, {}))
         groups.setdefault("number" if kind in NUMERIC_KINDS else kind, []).append(name)
     paths = [x for x in values.locators if x.kind == "path"]
+    matched = [
+        n for n in groups.get("query", []) if _MATCHED.search(properties[n].get("description", ""))
+    ]
     found: dict[str, list[Any]] = {
         "number": [n.value for n in values.numbers if not n.in_date],
         "place": list(values.listed_places),
+        # Names listed for a search matched against names ("Alice and Carol"): one each.
+        "query": _listed_names(clause) if matched == groups.get("query") else [],
         # Files, each in the folder it is said to be in ("read a.txt and b.txt in /srv").
         "path": [
             x.joined
