@@ -353,6 +353,9 @@ def test_a_revision_is_copied_as_git_writes_it() -> None:
     # A file inside the repository, as that revision has it; a target is a revision alone.
     text = "config.py as it is in the latest commit of /srv/repo"
     assert bound(show, text)["revision"] == "HEAD:config.py"
+    committed = "the default city in the committed config.py in /srv/repo?"
+    assert bound(show, committed)["revision"] == "HEAD:config.py"
+    assert "revision" not in bound(show, "what got committed in /srv/repo today?")
     target = {"properties": {"target": {"type": "string"}}}
     assert bound(target, "diff /srv/repo against the latest commit") == {"target": "HEAD"}
     # A diff's target is the other side of a comparison: one commit alone is shown.

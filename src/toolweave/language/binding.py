@@ -648,7 +648,9 @@ _COMPARED = re.compile(
     r"\b(?:against|since|between|compared?\s+(?:to|with)|vs|versus|relative\s+to)\b", re.I
 )
 _LATEST_COMMIT = re.compile(
-    r"\b(?:(?:latest|last|most\s+recent|newest|current)\s+commit|committed\s+version)\b", re.I
+    r"\b(?:(?:latest|last|most\s+recent|newest|current)\s+commit|committed\s+version)\b"
+    r"|\bcommitted(?=\s+[\w-]+\.[a-z]{1,5}\b)",  # "the committed config.py"
+    re.I,
 )
 
 
