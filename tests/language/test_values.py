@@ -225,6 +225,17 @@ def test_text_after_a_labelled_colon_is_said() -> None:
     ]
 
 
+def test_a_text_said_after_a_colon_is_labelled() -> None:
+    """Only a text after a colon is left out of a tool search (retrieval/tool_select.py): "add
+    17 to a number" said "17 to a number" and, left out, had put a memo write first."""
+    for text, labelled in (
+        ("commit it, message: fix the loader", ["fix the loader"]),
+        ("add 17 to a number", []),
+    ):
+        said = ex.read_values(text, TODAY).said
+        assert [q.value for q in ex.labelled(said, text)] == labelled
+
+
 def test_a_file_named_in_a_text_is_text() -> None:
     values = ex.read_values("commit it with this message: app.py: add units", TODAY)
     assert [q.value for q in values.said] == ["app.py: add units"] and values.locators == []

@@ -63,9 +63,14 @@ def _inside_text(locator: Locator, said: list[Quoted], text: str) -> bool:
     """Whether the locator is a part of a longer text to pass on as it is, said after a colon."""
     return any(
         s.start <= locator.start and locator.end <= s.end and s.end - s.start > len(locator.value)
-        for s in said
-        if text[: s.start].rstrip().endswith(":")
+        for s in labelled(said, text)
     )
+
+
+def labelled(said: list[Quoted], text: str) -> list[Quoted]:
+    """The texts to pass on said after a colon ("message: ..."): all of them the text to pass
+    on, whatever words they hold."""
+    return [s for s in said if text[: s.start].rstrip().endswith(":")]
 
 
 def _as_lines(text: str, quotes: list[Quoted]) -> list[Quoted]:

@@ -46,7 +46,7 @@ from toolweave.language.records import (
     servers_placed,
 )
 from toolweave.language.text import readable_name
-from toolweave.language.values import blank_spans
+from toolweave.language.values import blank_spans, labelled
 from toolweave.models.base import Embedder
 from toolweave.retrieval.retriever import ToolRetriever
 from toolweave.types import Candidate, Clause, ToolSpec
@@ -69,9 +69,10 @@ STAND_IN_LIKENESS = 0.6
 
 def _asked_text(clause: Clause) -> str:
     """What a clause asks, searched: after a sentence telling why, and with a text it gives to
-    pass on left out ("commit it with this message: app.py: add units" asks for a commit)."""
+    pass on after a colon left out ("commit it with this message: app.py: add units" asks for
+    a commit; "add 17 to a number" keeps its words)."""
     values = clause.values
-    text = blank_spans(clause.text, values.said) if values else clause.text
+    text = blank_spans(clause.text, labelled(values.said, clause.text)) if values else clause.text
     return " ".join(text[request_start(text) :].split())
 
 
