@@ -234,6 +234,8 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     assert placed("delete Frank from the users table") == {"sqlite"}
     assert placed("what do I have in my memory about Bob?") == {"memory"}
     assert placed("store it in your memory under Rosa's Bakery") == {"memory"}
+    # An arrow says where, as "to" does: no memo of the note on mcp-server-sqlite.
+    assert placed('pastry chef from a.html -> memory person, note "at Rosa\'s"') == {"memory"}
     assert placed("show me everything in my knowledge graph") == set()
     assert placed("my memory of the trip") == set()
     # A fact remembered is kept in the memory; "do you remember" keeps nothing.

@@ -18,7 +18,7 @@ from typing import Any
 from toolweave.language.cues import asks_to_change, request_start, without_values
 from toolweave.language.parameters import STATED_WORDS, json_type
 from toolweave.language.questions import stem
-from toolweave.language.text import OPENERS, readable_name
+from toolweave.language.text import ARROW, OPENERS, readable_name
 from toolweave.language.values import NOT_PLACES
 from toolweave.types import Clause, Quoted, Span, Values
 
@@ -299,10 +299,10 @@ def servers_placed(
     nouns: Mapping[str, Iterable[str]] | None = None,
 ) -> set[str]:
     """The servers the clause names as where it puts something or takes it from, by name ("add
-    Globex to memory", "in my memory"), by a thing one holds ("insert Frank into users") or by
-    a noun its tools say (`nouns`: "look up in the database"); of both, where it puts it ("add
-    Dmitri to my memory graph, with his email from the users table" is a change in memory), or
-    for a deletion where it takes it out of."""
+    Globex to memory", "in my memory", "... -> memory"), by a thing one holds ("insert Frank
+    into users") or by a noun its tools say (`nouns`: "look up in the database"); of both, where
+    it puts it ("add Dmitri to my memory graph, with his email from the users table" is a change
+    in memory), or for a deletion where it takes it out of."""
     held, nouns = held or {}, nouns or {}
     request = clause.text[request_start(clause.text) :]  # not where the why is
 
@@ -311,7 +311,7 @@ def servers_placed(
             server
             for server in servers
             if any(
-                re.search(rf"\b(?:{prepositions})\s+{pattern}(?![\w-])", request, re.I)
+                re.search(rf"(?:\b(?:{prepositions})|{ARROW})\s+{pattern}(?![\w-])", request, re.I)
                 for pattern in (
                     *(
                         rf"(?:(?:{_OWNERS})\s+)?{re.escape(n)}"
