@@ -44,7 +44,7 @@ from toolweave.language.parameters import (
 from toolweave.language.records import names_in, record_keeping, records
 from toolweave.language.sql import Known, row_change_asked, row_noun, statement
 from toolweave.language.text import readable_name, sentences
-from toolweave.language.values import replacements, zone_ids
+from toolweave.language.values import LIST_JOIN, replacements, zone_ids
 from toolweave.types import (
     Clause,
     Locator,
@@ -167,7 +167,7 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
 
 
 # Between the names of a list: "Alice, Bob and Carol", "on Alice and on Carol".
-_NAME_GAP = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*(?:(?:on|about|of|for)\s+)?")
+_NAME_GAP = re.compile(rf"{LIST_JOIN}(?:(?:on|about|of|for)\s+)?")
 
 
 def _listed_names(clause: Clause) -> list[str]:
@@ -778,14 +778,15 @@ def value_sets(
         kind = param_kind(name, properties.get(name, {}))
         groups.setdefault("number" if kind in NUMERIC_KINDS else kind, []).append(name)
     paths = [x for x in values.locators if x.kind == "path"]
-    matched = [
-        n for n in groups.get("query", []) if _MATCHED.search(properties[n].get("description", ""))
-    ]
+    queries = groups.get("query", [])
+    by_name = bool(queries) and all(
+        _MATCHED.search(properties[n].get("description", "")) for n in queries
+    )
     found: dict[str, list[Any]] = {
         "number": [n.value for n in values.numbers if not n.in_date],
         "place": list(values.listed_places),
         # Names listed for a search matched against names ("Alice and Carol"): one each.
-        "query": _listed_names(clause) if matched == groups.get("query") else [],
+        "query": _listed_names(clause) if by_name else [],
         # Files, each in the folder it is said to be in ("read a.txt and b.txt in /srv").
         "path": [
             x.joined

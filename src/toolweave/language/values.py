@@ -750,8 +750,10 @@ def named_places(text: str) -> list[Place]:
     return found
 
 
+# What joins the items of a list: "Paris, Rome and Oslo", "Alice or Carol".
+LIST_JOIN = r"\s*(?:,|,?\s*(?:and|or|&))\s*"
 # Places listed as alternatives ("Paris, Rome and Oslo"), not as a route ("from Paris to Rome").
-_LIST_GAP = re.compile(r"^\s*(?:,|,?\s*(?:and|or|&))\s*(?:in\s+|at\s+|for\s+)?$")
+_LIST_GAP = re.compile(rf"^{LIST_JOIN}(?:in\s+|at\s+|for\s+)?$")
 
 
 def listed_places(text: str) -> list[str]:
