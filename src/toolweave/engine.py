@@ -154,7 +154,10 @@ class Engine:
         self.index = index
         self.graph = graph or ToolGraph()  # in memory when not given: learns nothing lasting
         companions = self.graph.companions if settings.graph.retrieve else None
-        self.retriever = ToolRetriever(index, embedder, RetrievalOptions(), companions=companions)
+        succeeded = self.graph.succeeded if settings.graph.explore else None
+        self.retriever = ToolRetriever(
+            index, embedder, RetrievalOptions(), companions=companions, succeeded=succeeded
+        )
         self.contents = Contents(index.folder)  # what each server holds, sampled when it starts
         self._gateway = gateway  # grounding.tool.GatewayHolder: opened on first search
         self._synced: set[str] = set()  # servers whose current tools the index holds

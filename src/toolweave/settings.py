@@ -156,6 +156,9 @@ class GraphSettings(_Section):
     plan: bool = True  # the planner takes links that worked over the schemas' guess
     recover: bool = True  # a failed read-only call is tried once more with a stand-in
     retrieve: bool = True  # a tool search ranks higher the tools runs used with its best ones
+    # a step's last candidate is the best tool of its top 30 that no run has gone well with, so
+    # traffic can teach a tool the ranking never offers (retrieval/retriever.py `explore`)
+    explore: bool = True
 
 
 class PolicySettings(_Section):

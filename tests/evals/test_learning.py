@@ -43,7 +43,7 @@ async def test_traffic_teaches_the_index_and_the_test_queries_rank_better(tmp_pa
     assert (before.runs, before.taught, after.runs, after.taught) == (0, 0, 3, 3)
     assert after.examples == 3
     assert before.metrics["R@1"] < 1.0 and after.metrics["R@1"] == 1.0
-    assert "| tiny | yes | 3 | 3 | 3 |" in markdown(points)
+    assert "| tiny | yes | yes | 3 | 3 | 3 |" in markdown(points)
     assert not list(tmp_path.glob("learning-*"))  # the working copy is removed
 
 

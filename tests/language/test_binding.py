@@ -340,6 +340,9 @@ def test_a_number_counts_for_the_parameter_named_beside_it() -> None:
     assert bound(log, "show the commits in /r") == {"repo_path": "/r"}
     read = {"properties": {"path": path, "tail": number, "head": number}, "required": ["path"]}
     assert bound(read, "tail -n 2 /a/server.log") == {"path": "/a/server.log", "tail": 2}
+    # A path after the number names no unit of it, whatever the description counts.
+    read["properties"]["tail"] = {**number, "description": "Only the last N lines of the file"}
+    assert bound(read, "tail -n 2 /a/server.log") == {"path": "/a/server.log", "tail": 2}
 
 
 def test_a_revision_is_copied_as_git_writes_it() -> None:

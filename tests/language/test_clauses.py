@@ -77,6 +77,19 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
             ],
         ),
         ("Search for a car in Oslo and reserve it.", ["Search for a car in Oslo", "reserve it."]),
+        # A list's long items end with a short one after ", and"; a statement is no item.
+        (
+            "make a table for staff: an id as the primary key, a name that can't be null, and "
+            "a city column.",
+            [
+                "make a table for staff: an id as the primary key, a name that can't be null, "
+                "and a city column."
+            ],
+        ),
+        (
+            "memory: new person Tom (plumber), new person Lena (architect), and Tom knows Lena",
+            ["memory: new person Tom (plumber), new person Lena (architect)", "Tom knows Lena"],
+        ),
         # An action after "and" is a request of its own.
         (
             "fetch http://x.test/a and save it to /tmp/a.txt",
@@ -276,6 +289,21 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["read the error entry from /a/s.log", "save it to a new file /a/e.txt"],
         ),
         ("copy /a/n.txt to /a/b.txt", ["read /a/n.txt", "save it to /a/b.txt"]),
+        # So is a duplicate or a backup; one named without a folder is made beside the file.
+        (
+            "could you make a backup copy of /a/b.csv called c.csv in the same folder?",
+            ["read /a/b.csv", "save it to /a/c.csv"],
+        ),
+        ("please duplicate /a/b.csv to /d/b.csv", ["read /a/b.csv", "save it to /d/b.csv"]),
+        # A sentence that gives the text of the change before it belongs to it.
+        (
+            "Could you create a list at /a/s.txt? I just need three lines in it: eggs, flour "
+            "and butter.",
+            [
+                "Could you create a list at /a/s.txt; I just need three lines in it: eggs, flour "
+                "and butter."
+            ],
+        ),
         ("copy the users table to a csv", ["copy the users table to a csv"]),
         # So is writing what a tool tells into a file.
         (

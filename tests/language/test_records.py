@@ -73,6 +73,9 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
         assert made(ENTITIES, text) == {"entities": [globex]}
         # A kind given is a new thing: no observations for one that exists.
         assert made(OBSERVATIONS, text) == {}
+    heron = {"name": "Project Heron", "entityType": "project", "observations": ["starts in April"]}
+    said = 'add a project called "Project Heron" to memory; it starts in April'
+    assert made(ENTITIES, said) == {"entities": [heron]}
     # Without a kind, the thing is no new entity; two names related make a relation.
     assert made(ENTITIES, "Alice likes coffee, note that") == {}
     assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}

@@ -107,6 +107,17 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     said = "create a table called codes with columns: code (TEXT, the primary key) and pct"
     said += " (INTEGER, required)"
     assert made(said) == "CREATE TABLE codes (code TEXT PRIMARY KEY, pct INTEGER NOT NULL)"
+    # Columns said in words: a name called, a type before it, "can't be null"; no type unsaid.
+    said = "set up a categories table with an integer primary key called id and a required text"
+    assert made(f"{said} column called label") == (
+        "CREATE TABLE categories (id INTEGER PRIMARY KEY, label TEXT NOT NULL)"
+    )
+    said = "a new table in the database for suppliers: an integer id as the primary key, a name"
+    sql = made(f"I need {said} that can't be null, and a country column.")
+    assert sql == "CREATE TABLE suppliers (id INTEGER PRIMARY KEY, name NOT NULL, country)"
+    db.execute(sql or "")
+    # A column's phrase that leaves more than its name makes no statement at all.
+    assert made("create a table called prices with a cost that defaults to zero") is None
     # A row by its id: "staff 3's salary"; an update written almost as SQL.
     for text in ("change staff 3's salary to 9", "update the staff table: salary = 9 where id = 3"):
         assert statement(text, known=Known(held=["staff"])) == (

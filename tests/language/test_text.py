@@ -20,6 +20,7 @@ from toolweave.language.text import readable_name, sentences
         ("Six hours of C. Send an SMS.", ["Six hours of C.", "Send an SMS."]),
         ("He moved to Washington, D.C. Soccer won.", ["He moved to Washington, D.C. Soccer won."]),
         ("Use e.g. a hammer. Then stop.", ["Use e.g. a hammer.", "Then stop."]),
+        ("csv files in /a? incl. subfolders", ["csv files in /a?", "incl. subfolders"]),
         (
             "Pull up a.py, i.e. the version at HEAD~3.",
             ["Pull up a.py, i.e. the version at HEAD~3."],

@@ -184,6 +184,10 @@ def test_the_place_of_a_role() -> None:
         ),
         ('set the status in /a/plan.txt from "draft" to "final"', [("draft", "final")]),
         ('in /a/n.txt make it "June 10" instead of "June 3"', [("June 3", "June 10")]),
+        (
+            "update /a/n.txt so that instead of 'waiting for the client's logos' it says 'done'",
+            [("waiting for the client's logos", "done")],
+        ),
         ("How do I change the default shell to zsh?", []),  # a question, no edit
         ("replace the contents of /a/a.txt with hello", []),  # the whole file: a write
         (

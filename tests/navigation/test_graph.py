@@ -151,6 +151,11 @@ def test_bad_feedback_turns_what_a_run_counted_into_failures(tmp_path: Path) -> 
         assert graph.health(FLIGHTS.key) == pytest.approx(1 / 3)
         assert graph.unlearn("t1") == 0  # taken back once
         assert graph.unlearn("unknown") == 0
+        # What runs say of a tool: FLIGHTS's only run failed; AIRPORTS's went well until rated.
+        graph.record([(Edge("tool", AIRPORTS.key), True)], run="t3")
+        assert graph.succeeded(AIRPORTS.key) and not graph.succeeded(FLIGHTS.key)
+        graph.unlearn("t3")
+        assert not graph.succeeded(AIRPORTS.key)
     assert ToolGraph().unlearn("t2") == 0  # a graph in memory keeps no runs
 
 

@@ -136,6 +136,30 @@ async def test_the_tools_runs_used_with_the_best_one_are_raised(tmp_path: Path) 
     assert [h.key for h in await unused.search(question, 3)] == plain
 
 
+async def test_a_run_s_last_try_explores_a_tool_no_run_has_gone_well_with(tmp_path: Path) -> None:
+    index, embedder = await two_tool_index(tmp_path)
+    question = "Book a hotel room in Paris"
+    plain = ToolRetriever(index, embedder, RetrievalOptions())
+    ranking = [h.key for h in await plain.search(question, 30)]
+
+    async def tries(taught: set[str], explore: bool = True) -> list[str]:
+        options = RetrievalOptions()
+        retriever = ToolRetriever(index, embedder, options, succeeded=taught.__contains__)
+        return [h.key for h in await retriever.search(question, 3, explore=explore)]
+
+    # Runs went well with the four best: the third try is the fifth, the best untaught one.
+    assert await tries(set(ranking[:4])) == [*ranking[:2], ranking[4]]
+    assert await tries(set(ranking[:4]), explore=False) == ranking[:3]  # what users are shown
+    assert await tries(set()) == ranking[:3]  # nothing taught yet: the plain ranking
+    assert await tries(set(ranking)) == ranking[:3]  # nothing left untaught in the top 30
+    # A step's shortlist alike: its last candidate is the best tool of the clause no run taught.
+    [clause] = await plain.rank_clauses([question])
+    taught = set(clause.keys[:4]).__contains__
+    learned = ToolRetriever(index, embedder, RetrievalOptions(), succeeded=taught)
+    [candidates] = await rank_tools(learned, index.tool_specs(), [question], k=3)
+    assert [c.tool.key for c in candidates][:3] == [*clause.keys[:2], clause.keys[4]]
+
+
 def test_variants_only_compete_on_score() -> None:
     whole = ranked(*(hit(f"w{i}", 1.0 - i / 100) for i in range(10)))
     variant = ranked(hit("v1", 0.2))

@@ -381,6 +381,13 @@ def eval_learning(
             "graph's with edges); --no-companions: learned example queries alone."
         ),
     ] = True,
+    explore: Annotated[
+        bool,
+        typer.Option(
+            help="A run's last try goes to the best tool of its top 30 that no run has gone "
+            "well with (as `ask` does, `graph.explore`); --no-explore: the tries in rank order."
+        ),
+    ] = True,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -412,6 +419,7 @@ def eval_learning(
                 tries=tries,
                 poison=poison,
                 companions=companions,
+                explore=explore,
                 on_progress=progress,
             )
         )

@@ -62,6 +62,7 @@ class CurvePoint:
     examples: int  # learned examples in the index
     metrics: dict[str, float]
     companions: bool = True  # the search raised the tools runs used together with its best
+    explore: bool = True  # a run's last try went to the best tool no run had gone well with
 
 
 def traffic(dataset: RetrievalDataset) -> list[tuple[str, set[str]]]:
@@ -84,6 +85,7 @@ async def learning_curve(
     tries: int = 5,
     batch: int = 100,
     companions: bool = True,
+    explore: bool = True,
     on_progress: Progress = lambda *_: None,
 ) -> list[CurvePoint]:
     """R@k of the test queries after each checkpoint's number of simulated runs."""
@@ -94,7 +96,11 @@ async def learning_curve(
         graph = ToolGraph()  # what the runs say of tools used together (`companions`)
         options = CONFIGS["full"].options
         retriever = ToolRetriever(
-            index, embedder, options, companions=graph.companions if companions else None
+            index,
+            embedder,
+            options,
+            companions=graph.companions if companions else None,
+            succeeded=graph.succeeded if explore else None,
         )
         runs, points, taught, stale = traffic(dataset), [], 0, set[str]()
         with LearnedQueries(work) as store:
@@ -105,7 +111,7 @@ async def learning_curve(
                         await _take_in(index, embedder, store, stale, dataset)
                         on_progress(f"{dataset.name}: runs up to {stop:,}", number, stop)
                     query, gold = runs[number]
-                    hits = await retriever.search(query, k=tries)
+                    hits = await retriever.search(query, k=tries, explore=True)
                     found = dict.fromkeys(dataset.gold_key(h.key) for h in hits)
                     lessons = [Lesson(keys[k].key, query) for k in found if k in gold]
                     taught += bool(lessons)
@@ -117,7 +123,9 @@ async def learning_curve(
                 row = await evaluate(dataset, CONFIGS["full"], index, embedder, retriever=retriever)
                 examples = sum(len(v) for v in store.by_tool().values())
                 points.append(
-                    CurvePoint(dataset.name, done, taught, examples, row.metrics, companions)
+                    CurvePoint(
+                        dataset.name, done, taught, examples, row.metrics, companions, explore
+                    )
                 )
                 # Each checkpoint's figure as it comes: a long run shows its curve as it goes.
                 on_progress(f"{dataset.name} after {done:,} runs: R@5 {row.metrics['R@5']}", 1, 1)
@@ -229,6 +237,7 @@ async def run_learning_eval(
     tries: int = 5,
     poison: bool = False,
     companions: bool = True,
+    explore: bool = True,
     on_progress: Progress = lambda *_: None,
 ) -> list[CurvePoint] | list[PoisonPoint]:
     """The learning curve of each dataset, or with `poison` what flooding one tool does."""
@@ -240,7 +249,7 @@ async def run_learning_eval(
         else:
             points += await learning_curve(
                 dataset, embedder, folder, checkpoints=checkpoints, tries=tries,
-                companions=companions, on_progress=on_progress,
+                companions=companions, explore=explore, on_progress=on_progress,
             )  # fmt: skip
     return points
 
@@ -250,11 +259,11 @@ def markdown(points: list[CurvePoint] | list[PoisonPoint]) -> str:
     if len(curve) < len(points):
         return _poison_markdown([p for p in points if isinstance(p, PoisonPoint)])
     names = ["R@1", "R@5", "nDCG@5", "COMP@5"]
-    header = ["dataset", "companions", "runs", "taught", "examples", *names]
+    header = ["dataset", "companions", "explore", "runs", "taught", "examples", *names]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for p in curve:
-        cells = [p.dataset, "yes" if p.companions else "no", f"{p.runs:,}", f"{p.taught:,}"]
-        cells.append(f"{p.examples:,}")
+        cells = [p.dataset, *("yes" if on else "no" for on in (p.companions, p.explore))]
+        cells += [f"{p.runs:,}", f"{p.taught:,}", f"{p.examples:,}"]
         lines.append("| " + " | ".join([*cells, *(f"{p.metrics[n]:.3f}" for n in names)]) + " |")
     return "\n".join(lines)
 

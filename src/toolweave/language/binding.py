@@ -235,10 +235,11 @@ def _counts_in_context(
     bound: dict[str, Found] = {}
     for number in list(numbers):
         before = _stems(" ".join(_words(text[: number.start])[-1:]))
-        # "duration 2, steps 4": a word after a comma names the next number, not this one.
+        # "duration 2, steps 4": a word after a comma names the next number, not this one;
+        # nor does a path's ("tail -n 2 /srv/a.log").
         rest = text[number.end :]
         unit = " ".join(_UNITS.get(w, w) for w in _words(rest)[:1])  # "6 s": 6 seconds
-        after = set() if re.match(r"\s*[,;]", rest) else _stems(unit)
+        after = set() if re.match(r"\s*(?:[,;]|[/~]|\w+://)", rest) else _stems(unit)
         scores = {}
         for name, prop in optional.items():
             if kinds[name] not in NUMERIC_KINDS or name in bound:

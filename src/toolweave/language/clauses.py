@@ -146,6 +146,11 @@ _GOES_ON = re.compile(
 )
 
 
+# A sentence that gives the text of the change before it: "I just need three lines in it: eggs,
+# flour and butter.", "It should say: hello."
+_ITS_TEXT = re.compile(r"^[^:?]{0,60}\b(?:it|the\s+file)\b[^:?]{0,30}:\s*\S", re.I)
+
+
 _TOO = re.compile(
     r"^[^?]{3,60}\s(?:too|as\s+well)\W*$|^(?:incl\.?|including)\s[^?]{3,60}$"
     # "... the users table? No duplicates, please.": a wish about it, asking for nothing new
@@ -241,6 +246,9 @@ def _with_context(pieces: list[str]) -> list[str]:
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
         elif joined and _GOES_ON.match(piece.strip()) and asks_to_change(joined[-1]):
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.')}; {piece.strip()}"
+        elif joined and _ITS_TEXT.match(piece.strip()) and asks_to_change(joined[-1]):
+            # "Could you create a list at /f/s.txt? I need three lines in it: eggs, ..."
+            joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
         elif joined and re.fullmatch(r"\([^()]*\)[.!?]?", piece.strip()):
             # "How much do the orders add up to? (orders.amount)"
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"
@@ -361,6 +369,16 @@ _ROW_IN = re.compile(
 )
 
 
+# "duplicate a.csv to b.csv", "could you make a backup copy of /a/b.csv called c.csv?": a copy
+# of a file; one named without a folder goes in the folder of the file copied.
+_DUPLICATE = re.compile(
+    r"^(?:[^,?]*\b(?:you|please)\s+)?(?:(?:make|create)\s+(?:a\s+)?(?:backup\s+)?copy\s+of|"
+    r"duplicate|back\s+up)\s+(?P<what>\S+)\s+(?:to|into|as|called|named)\s+(?P<where>\S+?)"
+    r"(?:\s+in\s+the\s+same\s+(?:folder|directory))?\W*$",
+    re.IGNORECASE,
+)
+
+
 def _copied(piece: str) -> list[str]:
     """A copy as the reading and the writing it is: "read the error entry from a.log", "save it
     to errors.txt"; so is a request to write what a tool tells ("what memory knows about
@@ -383,6 +401,12 @@ def _copied(piece: str) -> list[str]:
     match = _COPY.match(text)
     if match and locators_in(match["what"]) and locators_in(match["where"]):
         return [f"read {match['what']}", f"save it to {match['where']}"]
+    match = _DUPLICATE.match(text)
+    if match and locators_in(match["what"]):
+        folder, where = match["what"].rpartition("/")[0], match["where"]
+        where = where if "/" in where or not folder else f"{folder}/{where}"
+        if locators_in(where):
+            return [f"read {match['what']}", f"save it to {where}"]
     match = _RELAY.match(text)
     given = quoted_in(text) or said_in(text)
     if match and locators_in(match["where"]) and not given:
@@ -458,11 +482,18 @@ def _asks(text: str) -> bool:
 _SHARED_OBJECT = re.compile(rf"\b(?:{OPENERS})$", re.IGNORECASE)
 
 
+_ITEM = re.compile(r"(?:a|an|the|one|some|its|their|his|her)\s[^?]*$", re.I)  # no "Tom knows Lena"
+
+
 def _ends_list(before: str, after: str) -> bool:
-    """ ", and" between a list's short items ("name, weight, and size"), not before a request."""
+    """ ", and" between a list's short items ("name, weight, and size"), or before the short
+    last item that ends a list ("an integer id as the primary key, a name that can't be null,
+    and a country column."), not before a request."""
     items = blank_quoted(before).rsplit(", ", 1)  # "with the note 'QA, joined in May'"
     opens_request = re.match(rf"(?:{OPENERS})\b|record\s+(?:it|that|this)\b", after, re.I)
-    return len(items) == 2 and len(items[1].split()) <= LIST_ITEM_WORDS and not opens_request
+    short = [len(items[-1].split()), len(after.rstrip(".!").split())]
+    ends = _ITEM.match(after) is not None and short[1] <= LIST_ITEM_WORDS
+    return len(items) == 2 and (short[0] <= LIST_ITEM_WORDS or ends) and not opens_request
 
 
 def _carry_places(clauses: list[str], place: str | None) -> list[str]:

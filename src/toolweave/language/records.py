@@ -522,7 +522,8 @@ def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
 _PIECES = re.compile(r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b)\s*")
 _SUBJECT = re.compile(
     r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*"
-    r"|^(?:he|she|they)\s+(?=[a-z])",  # "note that he plays the cello": "plays the cello"
+    # "note that he plays the cello", "...; it starts in April": "plays the cello"
+    r"|^(?:he|she|they)\s+(?=[a-z])|^it\s+(?=[a-z]+s\b)",
     re.IGNORECASE,
 )
 

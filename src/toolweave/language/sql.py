@@ -89,11 +89,6 @@ _DELETE = re.compile(
     r"\b(?:delete|remove|drop|clear\s+out|get\s+rid\s+of)\b(?!\s+(?:the\s+)?table\b)", re.I
 )
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
-_COLUMN_DEF = re.compile(
-    rf"(?P<c>[a-z_]\w*)\s*(?:\((?P<t1>(?:{_TYPES})[a-z, ]*)\)|\s(?P<t2>(?:{_TYPES})"
-    r"(?:\s+(?:primary\s+key|not\s+null|unique|required))*))",
-    re.I,
-)
 _SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
 
 
@@ -163,7 +158,7 @@ def _kind(text: str) -> str:
     """The statement the clause's verb asks for: a change it does not spell out is no read
     ("update Emma's city in the users table")."""
     lowered = text.lower()
-    if re.search(r"\b(?:create|make|add|new)\b.*\btable\b", lowered) and _COLUMN_DEF.search(text):
+    if re.search(r"\b(?:create|make|add|new|set\s+up)\b.*\btable\b", lowered) and _create(text):
         return "create"
     # "correct the price of the Keyboard order": an update, never a read instead
     if re.search(_UPDATING, lowered) or _RENAMED.search(text):
@@ -666,30 +661,78 @@ def _named_row(text: str, table: str, known: Known) -> str:
     return f" WHERE {texts[0]} = {sql_literal(named['v'])}"
 
 
-def _column_def(column: str, said: str) -> str:
-    """ "code (TEXT, the primary key)": `code TEXT PRIMARY KEY`, its type and the constraints
-    said ("required" is NOT NULL), no other word."""
-    kind = said.replace(",", " ").split()[0].upper()
-    constraints = [
-        "NOT NULL" if c.lower() == "required" else " ".join(c.upper().split())
-        for c in _CONSTRAINT.findall(said)
-    ]
-    return " ".join([column, kind, *constraints])
+_CONSTRAINTS = {  # what a column's words may say of it, as SQL ("required" is NOT NULL)
+    "PRIMARY KEY": re.compile(r"\bprimary\s+key\b", re.I),
+    "NOT NULL": re.compile(
+        r"\b(?:not\s+null|non-?\s?null|required|mandatory|(?:can[’']?t|cannot|may\s+not|must"
+        r"\s+not)\s+be\s+(?:null|empty))\b",
+        re.I,
+    ),
+    "UNIQUE": re.compile(r"\bunique\b", re.I),
+}
+# Words of a column's phrase that are neither its name, its type nor a constraint.
+_COLUMN_FILLER = re.compile(
+    r"\b(?:a|an|the|and|plus|with|columns?|fields?|called|named|as|that|which|for|its|of|type)\b"
+    r"|[():,;.]",
+    re.I,
+)
+_NEW_TABLE = (  # "a table called codes", "a categories table", a table "for suppliers"
+    re.compile(rf"\btable\s+(?:called|named)\s+[\"'“]?(?P<t>{_IDENT})", re.I),
+    re.compile(rf"\btable\s+[\"'“](?P<t>{_IDENT})[\"'”]", re.I),
+    re.compile(rf"\b(?:a|an|the)\s+(?:new\s+)?(?P<t>{_IDENT})\s+table\b", re.I),
+    re.compile(rf"\btable\b[^,:;]*?\bfor\s+(?:the\s+)?(?P<t>{_IDENT})", re.I),
+    re.compile(rf"\btable\s+(?P<t>{_IDENT})", re.I),
+)
+_NOT_NEW_TABLES = {"with", "in", "for", "of", "to", "on", "that", "which", "called", "named"}
 
 
-_CONSTRAINT = re.compile(r"primary\s+key|not\s+null|unique|required", re.I)
+def _new_table(text: str) -> tuple[str, int] | None:
+    """The name of the table to create and where its columns start."""
+    for pattern in _NEW_TABLE:
+        match = pattern.search(text)
+        if match and _plain(match["t"]) and match["t"].lower() not in _NOT_NEW_TABLES:
+            return match["t"], match.end()
+    return None
 
 
 def _create(text: str) -> str | None:
-    match = re.search(rf"\btable\s+(?:called\s+|named\s+)?[\"'“]?(?P<t>{_IDENT})", text, re.I)
-    if not match or not _plain(match["t"]):  # "create a suppliers table with columns ..."
-        match = re.search(rf"\b(?:a|an|the)\s+(?:new\s+)?(?P<t>{_IDENT})\s+table\b", text, re.I)
-    if not match or not _plain(match["t"]):
+    """ "a categories table with an integer primary key called id and a required text column
+    called label": `CREATE TABLE categories (id INTEGER PRIMARY KEY, label TEXT NOT NULL)`.
+    Each column's phrase must leave one word for its name, else no statement at all; a type
+    is the one said, none when none is ("a country column")."""
+    if (table := _new_table(text)) is None:
         return None
-    rest = text[match.end() :]
-    columns = [
-        _column_def(m["c"], m["t1"] or m["t2"])
-        for m in _COLUMN_DEF.finditer(rest)
-        if _plain(m["c"])
-    ]
-    return f"CREATE TABLE {match['t']} ({', '.join(columns)})" if columns else None
+    name, end = table
+    parts = re.split(
+        r"[,;]\s*(?:and\s+|plus\s+)?|\s+(?:and|plus)\s+", _outside_brackets(text[end:])
+    )
+    columns = [_column_made(part) for part in parts if part.strip(" .:!?")]
+    if not columns or None in columns:
+        return None
+    return f"CREATE TABLE {name} ({', '.join(c for c in columns if c)})"
+
+
+def _column_made(said: str) -> str | None:
+    """ "an integer id as the primary key": `id INTEGER PRIMARY KEY`."""
+    words = said
+    constraints = []
+    for sql, pattern in _CONSTRAINTS.items():
+        if pattern.search(words):
+            constraints.append(sql)
+            words = pattern.sub(" ", words)
+    kind = re.search(rf"\b{_TYPES}", words, re.I)
+    if kind:
+        words = words[: kind.start()] + " " + words[kind.end() :]
+    left = _COLUMN_FILLER.sub(" ", words.replace("\0", ",")).split()
+    if len(left) != 1 or not _plain(left[0]) or re.fullmatch(_TYPES, left[0], re.I):
+        return None
+    return " ".join([left[0], *([kind[0].upper()] if kind else []), *constraints])
+
+
+def _outside_brackets(text: str) -> str:
+    """The text with commas inside brackets hidden ("code (TEXT, the primary key)")."""
+    depth, out = 0, []
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        out.append("\0" if char == "," and depth > 0 else char)
+    return "".join(out)

@@ -13,7 +13,7 @@ import re
 ABBREVIATIONS = {
     "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "mt", "ft", "vs", "etc", "eg", "ie",
     "no", "inc", "ltd", "co", "corp", "dept", "univ", "gen", "col", "lt", "sgt", "rev", "gov",
-    "sen", "rep", "approx", "fig", "vol", "ed", "al", "cf", "op",
+    "sen", "rep", "approx", "fig", "vol", "ed", "al", "cf", "op", "incl", "excl",
 }  # fmt: skip
 # Words that open a new request: question words, auxiliaries and imperative verbs.
 OPENERS = (

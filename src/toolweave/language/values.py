@@ -341,6 +341,9 @@ _REPLACEMENT = re.compile(
     rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
     rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
     rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})"
+    # "so that instead of 'waiting for logos' it says 'logos received'"
+    rf"|\binstead\s+of\s+(?P<unsaid>{_QUOTE}|{_SINGLE}),?\s+it\s+(?:now\s+)?(?:says|reads|"
+    rf"should\s+(?:say|read))\s+(?P<says>{_QUOTE}|{_SINGLE})"
     # "so that 'call the bank' reads 'call the bank today'", in single quotes too.
     rf"|(?P<reading>{_QUOTE}|{_SINGLE})\s+(?:now\s+)?reads\s+(?P<read>{_QUOTE}|{_SINGLE})"
     # "the passport line should say June 10 not June 3"
@@ -356,6 +359,7 @@ _PAIRS = (
     ("was", "becomes"),
     ("before", "after"),
     ("replaced", "instead"),
+    ("unsaid", "says"),
     ("reading", "read"),
     ("wrong", "right"),
     ("arrowed", "into"),

@@ -238,6 +238,12 @@ class ToolGraph:
     def health(self, tool: str) -> float:
         return self.weight(Edge("tool", tool))
 
+    def succeeded(self, tool: str) -> bool:
+        """Whether a run has gone well with the tool (a bad rating takes its success back)."""
+        with self._lock:
+            tally = self.edges.get(Edge("tool", tool))
+        return tally is not None and tally.successes > 0
+
     def producers(
         self, consumer: str, parameter: str, among: Collection[str] | None = None
     ) -> list[tuple[Edge, float]]:

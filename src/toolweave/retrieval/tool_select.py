@@ -112,8 +112,10 @@ async def rank_tools(
                 named = servers_about(clause, about or {})
         # Past the k best, any connected tool: one the fused ranking left out entirely may be
         # the one whose values the clause gives ("the comment column of feedback", read_query).
-        rest = keys[k:] + [key for key in by_key if key not in ranking.keys]
-        chosen = keys[:k] + _asked_for(clause, [by_key[key] for key in rest], named)
+        top = retriever.explore(keys, keys, k)  # one slot for an untaught tool, after runs
+        rest = [key for key in keys if key not in top]
+        rest += [key for key in by_key if key not in ranking.keys]
+        chosen = top + _asked_for(clause, [by_key[key] for key in rest], named)
         # "add Globex to memory": a change the user directs at a server is made there; "look up
         # Lyon in the database": so is a read, when the clause asks for no change.
         reads = isinstance(clause, Clause) and not asks_to_change(clause.text)
