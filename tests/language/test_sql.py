@@ -116,8 +116,18 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     sql = made(f"I need {said} that can't be null, and a country column.")
     assert sql == "CREATE TABLE suppliers (id INTEGER PRIMARY KEY, name NOT NULL, country)"
     db.execute(sql or "")
-    # A column's phrase that leaves more than its name makes no statement at all.
+    # A count of columns, "pk", "in that order" say nothing of a column.
+    said = "new table ships: id int pk, carrier text"
+    assert made(said) == "CREATE TABLE ships (id INT PRIMARY KEY, carrier TEXT)"
+    said = "create a table called ships with three columns: id (integer), day (text) and port"
+    assert made(f"{said} (text), in that order.") == (
+        "CREATE TABLE ships (id INTEGER, day TEXT, port TEXT)"
+    )
+    # A column's phrase that leaves more than its name makes no statement at all, nor does a
+    # table only named after "new" ("a new email address ... the users table for me").
     assert made("create a table called prices with a cost that defaults to zero") is None
+    said = "She has a new email address. Could you update it in the staff table for me, please?"
+    assert statement(said, ("create",), Known(held=["staff"])) is None
     # A row by its id: "staff 3's salary"; an update written almost as SQL.
     for text in ("change staff 3's salary to 9", "update the staff table: salary = 9 where id = 3"):
         assert statement(text, known=Known(held=["staff"])) == (

@@ -154,11 +154,19 @@ def row_change_asked(text: str) -> str | None:
 _UPDATING = rf"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b|\s{ARROW}\s*\w"
 
 
+# A table asked for: "create a new table called suppliers", "set up a categories table", "new
+# table shipments:"; not "a new email address ... in the users table".
+_CREATING = re.compile(
+    r"\b(?:create|make|add|set\s+up|new)\s+(?:(?:a|an|the|one)\s+)?(?:new\s+)?"
+    r"(?:[\"'“]?\w+[\"'”]?\s+)?table\b"
+)
+
+
 def _kind(text: str) -> str:
     """The statement the clause's verb asks for: a change it does not spell out is no read
     ("update Emma's city in the users table")."""
     lowered = text.lower()
-    if re.search(r"\b(?:create|make|add|new|set\s+up)\b.*\btable\b", lowered) and _create(text):
+    if _CREATING.search(lowered) and _create(text):
         return "create"
     # "correct the price of the Keyboard order": an update, never a read instead
     if re.search(_UPDATING, lowered) or _RENAMED.search(text):
@@ -662,7 +670,7 @@ def _named_row(text: str, table: str, known: Known) -> str:
 
 
 _CONSTRAINTS = {  # what a column's words may say of it, as SQL ("required" is NOT NULL)
-    "PRIMARY KEY": re.compile(r"\bprimary\s+key\b", re.I),
+    "PRIMARY KEY": re.compile(r"\bprimary\s+key\b|\bpk\b", re.I),
     "NOT NULL": re.compile(
         r"\b(?:not\s+null|non-?\s?null|required|mandatory|(?:can[’']?t|cannot|may\s+not|must"
         r"\s+not)\s+be\s+(?:null|empty))\b",
@@ -672,10 +680,13 @@ _CONSTRAINTS = {  # what a column's words may say of it, as SQL ("required" is N
 }
 # Words of a column's phrase that are neither its name, its type nor a constraint.
 _COLUMN_FILLER = re.compile(
-    r"\b(?:a|an|the|and|plus|with|columns?|fields?|called|named|as|that|which|for|its|of|type)\b"
-    r"|[():,;.]",
+    r"\b(?:a|an|the|and|plus|with|columns?|fields?|called|named|as|that|which|for|its|of|type|"
+    r"two|three|four|five|six|seven|eight|nine|ten|\d+)\b|[():,;.?!]",
     re.I,
 )
+# What no column is called: "update it in the users table for me" makes no table.
+_NO_COLUMNS = {"me", "us", "it", "you", "him", "her", "them", "please", "this", "there"}
+_IN_ORDER = re.compile(r"^\W*in\s+(?:that|this|the\s+same)\s+order\W*$", re.I)
 _NEW_TABLE = (  # "a table called codes", "a categories table", a table "for suppliers"
     re.compile(rf"\btable\s+(?:called|named)\s+[\"'“]?(?P<t>{_IDENT})", re.I),
     re.compile(rf"\btable\s+[\"'“](?P<t>{_IDENT})[\"'”]", re.I),
@@ -706,7 +717,9 @@ def _create(text: str) -> str | None:
     parts = re.split(
         r"[,;]\s*(?:and\s+|plus\s+)?|\s+(?:and|plus)\s+", _outside_brackets(text[end:])
     )
-    columns = [_column_made(part) for part in parts if part.strip(" .:!?")]
+    columns = [
+        _column_made(part) for part in parts if part.strip(" .:!?") and not _IN_ORDER.match(part)
+    ]
     if not columns or None in columns:
         return None
     return f"CREATE TABLE {name} ({', '.join(c for c in columns if c)})"
@@ -724,7 +737,9 @@ def _column_made(said: str) -> str | None:
     if kind:
         words = words[: kind.start()] + " " + words[kind.end() :]
     left = _COLUMN_FILLER.sub(" ", words.replace("\0", ",")).split()
-    if len(left) != 1 or not _plain(left[0]) or re.fullmatch(_TYPES, left[0], re.I):
+    if len(left) != 1 or not _plain(left[0]) or left[0].lower() in _NO_COLUMNS:
+        return None
+    if re.fullmatch(_TYPES, left[0], re.I):
         return None
     return " ".join([left[0], *([kind[0].upper()] if kind else []), *constraints])
 
