@@ -737,11 +737,10 @@ def _column_made(said: str) -> str | None:
     if kind:
         words = words[: kind.start()] + " " + words[kind.end() :]
     left = _COLUMN_FILLER.sub(" ", words.replace("\0", ",")).split()
-    if len(left) != 1 or not _plain(left[0]) or left[0].lower() in _NO_COLUMNS:
+    named = left[0] if len(left) == 1 else ""
+    if not _plain(named) or named.lower() in _NO_COLUMNS or re.fullmatch(_TYPES, named, re.I):
         return None
-    if re.fullmatch(_TYPES, left[0], re.I):
-        return None
-    return " ".join([left[0], *([kind[0].upper()] if kind else []), *constraints])
+    return " ".join([named, *([kind[0].upper()] if kind else []), *constraints])
 
 
 def _outside_brackets(text: str) -> str:

@@ -101,7 +101,8 @@ class ToolRetriever:
         return [question, *clauses] if len(clauses) > 1 else [question]
 
     async def search(self, question: str, k: int = 10, *, explore: bool = False) -> list[IndexHit]:
-        """The k best tools for the question; with `explore`, the tries a run makes (`explore`)."""
+        """The k best tools for the question; with `explore`, the tools a run tries: the last
+        slot explores (`explore`)."""
         started = time.perf_counter()
         expansion = await self._expand(question)
         expanded = time.perf_counter()
@@ -166,9 +167,9 @@ class ToolRetriever:
 
     def explore(self, top: Sequence[str], pool: Sequence[str], k: int) -> list[str]:
         """The first k of `top`, the last of them the best of `pool`'s first `explore_pool`
-        (best first) outside the
-        first k - 1 that no run has gone well with, if any. Before any run went well that is
-        the k-th itself: exploring changes nothing until runs have taught some tools."""
+        (best first) outside the first k - 1 that no run has gone well with, if any. Before
+        any run went well that is the k-th itself: exploring changes nothing until runs have
+        taught some tools."""
         if self.succeeded is None or len(top) < k:
             return list(top[:k])
         kept, pool = top[: k - 1], pool[: self.options.explore_pool]
