@@ -491,9 +491,9 @@ def _ends_list(before: str, after: str) -> bool:
     and a country column."), not before a request."""
     items = blank_quoted(before).rsplit(", ", 1)  # "with the note 'QA, joined in May'"
     opens_request = re.match(rf"(?:{OPENERS})\b|record\s+(?:it|that|this)\b", after, re.I)
-    short = [len(items[-1].split()), len(after.rstrip(".!").split())]
-    ends = _ITEM.match(after) is not None and short[1] <= LIST_ITEM_WORDS
-    return len(items) == 2 and (short[0] <= LIST_ITEM_WORDS or ends) and not opens_request
+    short_item = len(items[-1].split()) <= LIST_ITEM_WORDS
+    ends = _ITEM.match(after) is not None and len(after.rstrip(".!").split()) <= LIST_ITEM_WORDS
+    return len(items) == 2 and (short_item or ends) and not opens_request
 
 
 def _carry_places(clauses: list[str], place: str | None) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.parameters import STATEMENT_KINDS
 from toolweave.language.text import ARROW
 from toolweave.language.values import list_items, replacements
@@ -681,7 +682,7 @@ _CONSTRAINTS = {  # what a column's words may say of it, as SQL ("required" is N
 # Words of a column's phrase that are neither its name, its type nor a constraint.
 _COLUMN_FILLER = re.compile(
     r"\b(?:a|an|the|and|plus|with|columns?|fields?|called|named|as|that|which|for|its|of|type|"
-    r"two|three|four|five|six|seven|eight|nine|ten|\d+)\b|[():,;.?!]",
+    rf"{'|'.join(sorted(NUMBER_WORDS))}|\d+)\b|[():,;.?!]",  # "with three columns: ..."
     re.I,
 )
 # What no column is called: "update it in the users table for me" makes no table.
