@@ -125,6 +125,12 @@ def test_the_real_files_load(name: str, items: int, tools: int) -> None:
     names = {t.name for t in dataset.tools}
     assert all(call.name in names for case in dataset.cases for call in case.gold)
     assert sum(sum(edges(case.gold).values()) for case in dataset.cases) > len(dataset.cases)
+    dev, test = (load_nestful(name, BENCHMARKS, split=half).cases for half in ("dev", "test"))
+    assert len(dev) == items // 2 and len(dev) + len(test) == items
+    assert {c.id for c in dev} | {c.id for c in test} == {c.id for c in dataset.cases}
+    assert not {c.id for c in dev} & {c.id for c in test}
+    with pytest.raises(InputError, match="unknown split 'train': choose dev or test"):
+        load_nestful(name, BENCHMARKS, split="train")
 
 
 def test_unknown_names_and_missing_files_are_clear_errors(tmp_path: Path) -> None:
@@ -146,7 +152,7 @@ async def test_the_deterministic_planner_finds_data_flow_on_real_items(tmp_path:
     # Every executable item has data flow; without linking the edge F1 would be 0.
     assert row.edge_f1 > 0.1
     assert 0 < row.call_f1 <= 1 and row.predicted_calls > 0
-    assert "| nestful-executable | deterministic | schema | 12 |" in markdown([row])
+    assert "| nestful-executable | all | deterministic | schema | 12 |" in markdown([row])
 
 
 @needs_benchmarks

@@ -16,7 +16,7 @@ from toolweave.language.binding import (
     rewrites_whole,
     value_sets,
 )
-from toolweave.language.parameters import options
+from toolweave.language.parameters import options, param_kind
 from toolweave.types import Quoted, ToolSpec
 
 TODAY = date(2026, 11, 22)
@@ -647,3 +647,75 @@ def test_a_message_described_is_no_message_given() -> None:
     commit = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
     assert bound(commit, "commit it in /r with the message we agreed on") == {}
     assert bound(commit, "commit it with the message Fix-typo") == {"message": "Fix-typo"}
+
+
+def required(**types: str) -> dict[str, Any]:
+    return {"properties": {n: {"type": t} for n, t in types.items()}, "required": list(types)}
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        # Given out in order, each value went to the other parameter.
+        (
+            required(height="number", weight="number"),
+            "a weight of 75 kilograms and a height of 1.7 meters",
+            {"weight": 75, "height": 1.7},
+        ),
+        (
+            required(query="string", category="string"),
+            "a product in the 'electronics' category with the query 'laptop'",
+            {"query": "laptop", "category": "electronics"},
+        ),
+        # A word of one name only labels too: its last ("a term of 5 years" is the loan
+        # term's), not one before it ("a loan of $100,000" is no term).
+        (
+            required(principal="number", interest_rate="number", loan_term="number"),
+            "a loan of $100,000 at an interest rate of 4% for a term of 5 years",
+            {"principal": 100000, "interest_rate": 4, "loan_term": 5},
+        ),
+        (
+            required(principal="number", interest_rate="number", loan_term="number"),
+            "for a term of 5 years at an interest rate of 4%, a loan of $100,000",
+            {"principal": 100000, "interest_rate": 4, "loan_term": 5},
+        ),
+        # "key" is the name's own word, not its value; the quote is the key's by its label
+        (
+            required(data="string", encryption_key="string"),
+            "encrypt it with the encryption key '12345'",
+            {"encryption_key": "12345"},
+        ),
+    ],
+)
+def test_a_value_labelled_with_a_parameters_name_fills_it(
+    schema: dict[str, Any], text: str, expected: dict[str, Any]
+) -> None:
+    assert bound(schema, text) == expected
+
+
+def test_a_parameter_an_earlier_result_takes_leaves_the_clause_s_values_to_the_others() -> None:
+    schema = required(data="string", encryption_key="string")
+    clause = clause_of(0, "encrypt the joke with 'k-77'", TODAY)
+    assert extract_arguments(schema, clause).arguments == {"data": "k-77"}
+    assert extract_arguments(schema, clause, ["data"]).arguments == {"encryption_key": "k-77"}
+
+
+def test_a_name_of_small_words_takes_no_word_that_follows_one() -> None:
+    # "where_to": "to" took "find" from "I want to find", "2024-04-12" from "to 2024-04-12".
+    assert bound(required(where_to="string"), "I want to find a house from May 1 to May 3") == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("appointment_time", "time"), ("start_time", "time"), ("birthdate", "date")],
+)
+def test_a_time_or_a_date_by_the_last_word_of_its_name(name: str, kind: str) -> None:
+    assert param_kind(name, {"type": "string"}) == kind
+
+
+def test_a_code_a_tool_gives_is_no_place_name() -> None:
+    code = {"type": "string", "description": "ISO 3166-2 location code, e.g. 'FR' for France."}
+    assert param_kind("location", code) == "code"
+    assert bound({"properties": {"location": code}}, "COVID-19 news for Brazil") == {}
+    either = {"type": "string", "description": "A country code or the country's name."}
+    assert param_kind("location", either) == "place"

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from toolweave.language import analyse, clause_of
+from toolweave.language.binding import extract_arguments
 from toolweave.navigation.fields import best_field, output_fields
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.planner import fan_out, plan_steps
@@ -58,7 +59,11 @@ CARS = tool(
     "cars", "find_cars", {"city": "string"}, {"car_type": STRING, "pickup_location": STRING}
 )
 RESERVE = tool("cars", "reserve_car", {"car_type": "string", "pickup_location": "string"})
-TOOLS = {t.key: t for t in (AIRPORTS, FLIGHTS, HOTELS, SALARY, INVOICE, JOKE, SMS, CARS, RESERVE)}
+ENCRYPT = tool("crypto", "encrypt_data", {"data": "string", "encryption_key": "string"})
+TAX = tool("pay", "sales_tax", {"amount": "number", "tax_rate": "number"}, {"sales_tax": NUMBER})
+SQUARE = tool("maths", "square", {"number": "number"}, {"squared": NUMBER})
+ALL = (AIRPORTS, FLIGHTS, HOTELS, SALARY, INVOICE, JOKE, SMS, CARS, RESERVE, ENCRYPT, TAX, SQUARE)
+TOOLS = {t.key: t for t in ALL}
 
 
 def plan(question: str, *steps: tuple[str, ToolSpec]) -> Plan:
@@ -543,3 +548,93 @@ def test_a_record_keeps_the_facts_the_step_before_read() -> None:
     ]
     assert kept(read, 'add "likes tea" to Bob') == (None, [])  # the clause's own, not linked
     assert kept("look up Bob Chen in the db", "add it to Bob")[0] is None  # no fact named
+
+
+def test_a_result_the_clause_names_takes_its_parameter_before_the_values_given_in_order() -> None:
+    question = (
+        "Calculate the gross salary with a basic salary of 2000 and an allowance of 500, then "
+        "encrypt the gross salary with 'k-77' and work out the sales tax on the gross salary at "
+        "5%"
+    )
+    first = "Calculate the gross salary with a basic salary of 2000 and an allowance of 500"
+    linked, _ = link(
+        question,
+        (first, SALARY),
+        ("encrypt the gross salary with 'k-77'", ENCRYPT),
+        ("work out the sales tax on the gross salary at 5%", TAX),
+    )
+    # Without the claim, 'k-77' went to `data` and 5 to `amount`, the result to what was left.
+    assert linked.steps[1].arguments == {"data": "{{s1.result.gross_salary}}"}
+    assert linked.steps[2].arguments == {"amount": "{{s1.result.gross_salary}}"}
+    # ... and the step agent gives the clause's values to the other parameters
+    assert own_values(linked.steps[1]) == {"encryption_key": "k-77"}
+    assert own_values(linked.steps[2]) == {"tax_rate": 5}
+
+
+def own_values(step: Step) -> dict[str, Any]:
+    references = [n for n, o in step.argument_origins.items() if o == "reference"]
+    return extract_arguments(TOOLS[step.key].input_schema, step.clause, references).arguments
+
+
+def test_the_result_of_the_step_before_takes_its_parameter_first_too() -> None:
+    first = "Calculate the gross salary with a basic salary of 2000 and an allowance of 500"
+    linked, _ = link(
+        f"{first} and square the result", (first, SALARY), ("square the result", SQUARE)
+    )
+    assert linked.steps[1].arguments == {"number": "{{s1.result.gross_salary}}"}
+    question = "Get a random joke and encrypt the result with 'k-77'"
+    linked, _ = link(
+        question, ("Get a random joke", JOKE), ("encrypt the result with 'k-77'", ENCRYPT)
+    )
+    assert linked.steps[1].arguments == {"data": "{{s1.result.joke}}"}
+    assert own_values(linked.steps[1]) == {"encryption_key": "k-77"}
+
+
+def test_an_id_the_user_cannot_know_is_looked_up_by_the_name_they_give() -> None:
+    lookup = tool("music", "artist_id_by_name", {"name": "string"}, {"artist_id": STRING})
+    overview = tool("music", "artist_overview", {"artistId": "string"}, {"bio": STRING})
+    songs = tool("music", "search_song", {"query": "string"}, {"title": STRING})
+    meeting = tool("calendar", "schedule_meeting", {"title": "string"})
+    tools = {t.key: t for t in (lookup, overview, songs, meeting)}
+    question = "Get details about the singer Ed Sheeran on Spotify"
+    linked, _ = link_data_flow(
+        plan(question, (question, overview)), tools, analyse(question, TODAY)
+    )
+    assert [(s.tool, s.arguments) for s in linked.steps] == [
+        ("artist_id_by_name", {"name": "Ed Sheeran"}),
+        ("artist_overview", {"artistId": "{{s1.result.artist_id}}"}),
+    ]
+    # A title is no id: no song is searched for John to give the meeting one.
+    question = "Schedule a meeting with John"
+    linked, _ = link_data_flow(plan(question, (question, meeting)), tools, analyse(question, TODAY))
+    assert [s.tool for s in linked.steps] == ["schedule_meeting"]
+
+
+def test_a_named_result_is_text_only_where_text_is_meant_to_go() -> None:
+    question = "Get a random joke and send the joke by SMS to +1234567890"
+    second = "send the joke by SMS to +1234567890"
+    linked, _ = link(question, ("Get a random joke", JOKE), (second, SMS))
+    assert linked.steps[1].arguments == {"message": "{{s1.result.joke}}"}  # not the phone number
+    client = tool("pay", "invoice_for", {"client": "string"})
+    question = "Create an invoice for 'ACME' with an amount of 10 and bill the invoice id"
+    steps = (
+        ("Create an invoice for 'ACME' with an amount of 10", INVOICE),
+        ("bill the invoice id", client),
+    )
+    linked, _ = link_data_flow(
+        plan(question, *steps), TOOLS | {client.key: client}, analyse(question, TODAY)
+    )
+    assert linked.steps[1].arguments == {}  # an invoice id is no client's name
+
+
+def test_a_record_of_the_same_name_is_no_text_value() -> None:
+    record = {"type": "object", "properties": {"isoCode": STRING, "name": STRING}}
+    stats = tool("covid", "get_stats", {"country": "string"}, {"location": record})
+    news = tool("covid", "get_news", {"location": "string"})
+    code = {"type": "string", "description": "ISO 3166-2 location code"}
+    news.input_schema["properties"]["location"] = code
+    tools = {t.key: t for t in (stats, news)}
+    question = "Get COVID-19 stats for France and the news there"
+    steps = (("Get COVID-19 stats for France", stats), ("the news there", news))
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {}

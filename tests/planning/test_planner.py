@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from toolweave.language import analyse, clause_of
+from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.planner import plan_steps
 from toolweave.types import Candidate, Quoted, ToolHints, ToolSpec
@@ -425,3 +426,33 @@ def test_a_row_a_file_gives_is_inserted_from_it() -> None:
     own = planned("read /a/form.txt", "add Frank (frank@x.org) to the users table")
     assert row not in str(own)
     assert planned("what time is it", "add that customer to the users table")[-1][1] == {}
+
+
+def test_the_next_clause_takes_the_tool_the_step_before_feeds() -> None:
+    find = ToolSpec(
+        server="buses",
+        name="find_bus",
+        description="Find a bus between two cities",
+        input_schema={"type": "object", "properties": {"origin": STRING}, "required": ["origin"]},
+        output_schema={"type": "object", "properties": {"departure_time": STRING}},
+    )
+    bus_ticket = tool("buy_bus_ticket", {"departure_time": STRING})
+    event_ticket = tool("buy_event_tickets", {"event_name": STRING})
+    clauses = [
+        clause_of(0, "Find a bus from Chicago", TODAY),
+        clause_of(1, "buy me a ticket", TODAY),
+    ]
+    # As ranked on NESTFUL's SGD tools: the event tickets first for "buy me a ticket".
+    candidates = [
+        [Candidate(tool=find, score=0.53)],
+        [Candidate(tool=event_ticket, score=0.53), Candidate(tool=bus_ticket, score=0.43)],
+    ]
+
+    def chosen(graph: ToolGraph | None) -> list[str]:
+        plan = plan_steps(clauses, candidates, min_score=0.28, fallback=None, graph=graph)
+        return [[c.tool.name for c in s.candidates] for s in plan.steps][1]
+
+    assert chosen(None)[0] == "buy_event_tickets"
+    graph = ToolGraph.derived([find, bus_ticket, event_ticket])
+    assert graph.feeds(find.key, bus_ticket.key) and not graph.feeds(find.key, event_ticket.key)
+    assert chosen(graph) == ["buy_bus_ticket"]  # the step agent cannot go back to the events

@@ -174,6 +174,11 @@ def eval_plans(
             "schema.",
         ),
     ] = None,
+    split: Annotated[
+        str | None,
+        typer.Option(help="dev (tune on it) or test (only report it): a seeded half of each "
+        "subset; default: all items."),
+    ] = None,
     limit: SampleOption = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
@@ -193,6 +198,7 @@ def eval_plans(
                 make_llm(settings.llm),
                 ranker,
                 min_score=settings.ask.min_tool_score,
+                split=split,
                 limit=limit,
                 graphs=tuple(graphs or ["schema"]),
                 on_progress=progress,
@@ -320,7 +326,8 @@ def eval_qa(
     """Search-grounded answers on HotpotQA and MuSiQue, the union of their paragraphs as the
     local corpus: short-answer EM and F1, the answer in the text and in the sources, cited
     supporting paragraphs, citation precision, words and latency per stage."""
-    from toolweave.evals.qa import DATASETS, SPLITS, markdown, run_qa_eval
+    from toolweave.evals.datasets import SPLITS
+    from toolweave.evals.qa import DATASETS, markdown, run_qa_eval
     from toolweave.evals.qa import as_json as to_json
 
     settings = load_or_exit(config)

@@ -16,15 +16,18 @@ import csv
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from toolweave.catalog.sources import SEAL_TYPES, load_catalogue, slug
 from toolweave.errors import InputError
 from toolweave.evals.metrics import Gold, alternatives
 from toolweave.types import ServerInfo, ToolSpec
 
+T = TypeVar("T")
+SPLITS = ("dev", "test")
 DATASETS = ("toole-single", "toole-multi", "seal-in", "seal-out", "toollens", "livemcp")
 DEV_DATASETS = ("toole-dev", "seal-dev", "toollens-dev")
 TOOLE_SINGLE_SAMPLE = 2000  # the size of the baseline test sample
@@ -82,6 +85,17 @@ def load_dataset(
     if limit is not None and limit < len(dataset.queries):
         dataset.queries = random.Random(seed).sample(dataset.queries, limit)
     return dataset
+
+
+def seeded_half(items: Sequence[T], split: str, seed: int, key: Callable[[T], str]) -> list[T]:
+    """The development or test half of a benchmark without one, by a fixed seed; the same
+    whatever order the items come in."""
+    if split not in SPLITS:
+        raise InputError(f"unknown split {split!r}: choose dev or test")
+    order = sorted(items, key=key)
+    random.Random(seed).shuffle(order)
+    half = len(order) // 2
+    return order[:half] if split == "dev" else order[half:]
 
 
 def read_file(path: Path) -> str:

@@ -21,6 +21,8 @@ Scores per item, averaged over items:
 The tool graph the planner links data flow by (navigation/graph.py): `schema`, the one the
 subset's schemas give; `gold`, that one taught the gold chains of the other half of the items
 (NESTFUL has no training split: a seeded 2-fold split, so no item's own chain is ever taught).
+NESTFUL has no development split either: `split` takes a seeded half of each subset, `dev` to
+read and tune on, `test` only to report.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from toolweave.errors import InputError
-from toolweave.evals.datasets import read_file
+from toolweave.evals.datasets import read_file, seeded_half
 from toolweave.evals.ranking import ToolRanker
 from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
@@ -64,6 +66,7 @@ SUBSETS = {
 DATASETS = tuple(SUBSETS)
 NESTFUL_REFERENCE = re.compile(r"\$(?P<label>var\d+)(?P<path>(?:[.\[][^$]*)?)\$")
 JSON_TYPES = {"string", "number", "integer", "boolean", "array", "object"}
+SEED = 19
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class PlanDataset:
     name: str
     tools: list[ToolSpec]
     cases: list[PlanCase]
+    split: str = "all"
 
 
 @dataclass
@@ -102,6 +106,7 @@ class PlanItem:
 @dataclass
 class PlanRow:
     dataset: str
+    split: str
     planner: str
     graph: str
     items: int
@@ -117,7 +122,9 @@ class PlanRow:
     results: list[PlanItem] = field(default_factory=list)
 
 
-def load_nestful(name: str, root: Path, *, limit: int | None = None, seed: int = 0) -> PlanDataset:
+def load_nestful(
+    name: str, root: Path, *, split: str | None = None, limit: int | None = None, seed: int = 0
+) -> PlanDataset:
     if name not in SUBSETS:
         raise InputError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
     folder = root / "nestful"
@@ -133,9 +140,11 @@ def load_nestful(name: str, root: Path, *, limit: int | None = None, seed: int =
         PlanCase(f"{server}-{n}", item["input"], gold_calls(item["output"]))
         for n, item in enumerate(json.loads(read_file(data_file)))
     ]
+    if split is not None:
+        cases = seeded_half(cases, split, SEED, lambda c: c.id)
     if limit is not None and limit < len(cases):
         cases = random.Random(seed).sample(cases, limit)
-    return PlanDataset(name, tools, cases)
+    return PlanDataset(name, tools, cases, split or "all")
 
 
 def nestful_tool(spec: dict[str, Any], server: str) -> ToolSpec:
@@ -359,6 +368,7 @@ async def evaluate_plans(
     count = max(len(items), 1)
     return PlanRow(
         dataset=dataset.name,
+        split=dataset.split,
         planner=planner,
         graph=graph,
         items=len(items),
@@ -376,11 +386,12 @@ async def evaluate_plans(
 
 
 def markdown(rows: list[PlanRow]) -> str:
-    header = ["dataset", "planner", "graph", "items", "call F1", "edge F1", "names in order"]
+    header = ["dataset", "split", "planner", "graph", "items", "call F1", "edge F1"]
+    header += ["names in order"]
     header += ["full sequence", "gold calls", "predicted calls", "LLM calls", "p50 ms", "p95 ms"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
-        cells = [r.dataset, r.planner, r.graph, str(r.items), f"{r.call_f1:.3f}"]
+        cells = [r.dataset, r.split, r.planner, r.graph, str(r.items), f"{r.call_f1:.3f}"]
         cells += [f"{r.edge_f1:.3f}"]
         cells += [f"{r.names_accuracy:.3f}", f"{r.full_accuracy:.3f}", str(r.gold_calls)]
         cells += [str(r.predicted_calls), str(r.llm_calls)]
@@ -397,19 +408,21 @@ async def run_plan_eval(
     ranker: ToolRanker,
     *,
     min_score: float,
+    split: str | None = None,
     limit: int | None = None,
     graphs: tuple[str, ...] = ("schema",),
     on_progress: Progress = lambda *_: None,
     today: date | None = None,
 ) -> list[PlanRow]:
-    """One row per dataset, planner and graph; `limit` items sampled per dataset (seed 0)."""
+    """One row per dataset, planner and graph; of the `split` half (default: all items), `limit`
+    items sampled per dataset (seed 0)."""
     if unknown := [p for p in planners if p not in PLANNERS]:
         raise InputError(f"unknown planner {unknown[0]!r}; choose from {', '.join(PLANNERS)}")
     if unknown := [g for g in graphs if g not in GRAPHS]:
         raise InputError(f"unknown graph {unknown[0]!r}; choose from {', '.join(GRAPHS)}")
     rows = []
     for name in datasets:
-        dataset = load_nestful(name, benchmarks_dir, limit=limit)
+        dataset = load_nestful(name, benchmarks_dir, split=split, limit=limit)
         for planner in planners:
             for graph in graphs:
                 row = await evaluate_plans(

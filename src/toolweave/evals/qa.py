@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 import statistics
 import string
@@ -29,13 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from toolweave.engine import AskOptions, Engine
-from toolweave.evals.datasets import read_file
+from toolweave.evals.datasets import read_file, seeded_half
 from toolweave.settings import Settings
 from toolweave.types import Answer
 
 Progress = Callable[[str, int, int], None]
 DATASETS = ("hotpot", "musique")
-SPLITS = ("dev", "test")
 SEED = 18
 CITATION = re.compile(r"\[(\d+)\]")
 
@@ -119,10 +117,7 @@ def load_items(root: Path) -> tuple[dict[str, list[Item]], list[dict[str, str]]]
 
 def split_items(items: list[Item], split: str) -> list[Item]:
     """The development or test half, by a fixed seed."""
-    order = sorted(items, key=lambda i: i.id)
-    random.Random(SEED).shuffle(order)
-    half = len(order) // 2
-    return order[:half] if split == "dev" else order[half:]
+    return seeded_half(items, split, SEED, lambda i: i.id)
 
 
 def write_corpus(folder: Path, paragraphs: list[dict[str, str]]) -> Corpus:

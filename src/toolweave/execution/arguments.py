@@ -54,7 +54,8 @@ async def fill_arguments(
     """Arguments for `tool` to serve `clause`: valid for its input schema, or with a problem.
     `given` arguments (the plan's, earlier results filled in) win over what is extracted."""
     schema = tool.input_schema
-    filled = extract_arguments(schema, clause)
+    references = [n for n, origin in (given_origins or {}).items() if origin == "reference"]
+    filled = extract_arguments(schema, clause, references)
     for name, value in (given or {}).items():
         origin = (given_origins or {}).get(name, "plan")
         if origin == "llm":  # an LLM planner's value: copied from the clause, or generated

@@ -10,6 +10,7 @@ span (character offsets in the clause's text): the provenance a trace shows.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -70,6 +71,7 @@ class Filled:
     llm_error: str | None = None
     # Parameters the LLM filled with values not in the clause: the paths of those values.
     generated: dict[str, list[str]] = field(default_factory=dict)
+    labelled: set[str] = field(default_factory=set)  # filled by a value the clause labels
 
     def put(self, name: str, value: Any, origin: str, span: Span | None = None) -> None:
         self.arguments[name] = value
@@ -88,8 +90,13 @@ def values_of(clause: Clause) -> Values:
     return clause.values
 
 
-def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
-    """Fill what the clause's values give, parameter by parameter, in schema order."""
+def extract_arguments(
+    schema: dict[str, Any], clause: Clause, taken: Collection[str] = ()
+) -> Filled:
+    """Fill what the clause's values give, parameter by parameter, in schema order; the
+    parameters `taken` (an earlier result's) leave the clause's values to the others."""
+    if taken:
+        schema = _without(schema, taken)
     values, text = values_of(clause), clause.text
     filled = Filled()
     quotes = {q.start for q in values.quoted}
@@ -126,6 +133,10 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
         filled.put(name, True, "extracted", span)
     for name, (value, span) in (_edits(properties, text) | records(properties, clause)).items():
         filled.put(name, value, "extracted", span)
+    labelled = _labelled(properties, kinds, text, pools["quoted"], found_numbers, filled)
+    for name, (value, span) in labelled.items():
+        filled.put(name, value, "extracted", span)
+        filled.labelled.add(name)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
         if name in filled.arguments or kinds[name] in LOCATOR_KINDS:
@@ -164,6 +175,12 @@ def extract_arguments(schema: dict[str, Any], clause: Clause) -> Filled:
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     return filled
+
+
+def _without(schema: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    properties = {n: p for n, p in (schema.get("properties") or {}).items() if n not in names}
+    required = [n for n in schema.get("required") or [] if n not in names]
+    return {**schema, "properties": properties, "required": required}
 
 
 # Between the names of a list: "Alice, Bob and Carol", "on Alice and on Carol".
@@ -263,6 +280,78 @@ def _counts_in_context(
         value = int(number.value) if number.value.is_integer() else number.value
         bound[best] = (value, _span(number))
     return bound
+
+
+# Between a parameter's name and the value it labels: "encryption key '12345'", "a tax rate of
+# 5%", "the title 'Q3'"; and after a value, before its name: "the 'electronics' category".
+_LABEL_GAP = r"\s*(?:(?:of|is|=|:|as|at|equal\s+to|set\s+to)\s*)?(?:(?:a|an|the)\s+)?[\"'“‘$€£]?\s?"
+_VALUE_GAP = r"[\"'”’]?\s+"
+
+
+def _labelled(
+    properties: dict[str, Any],
+    kinds: dict[str, str],
+    text: str,
+    quoted: list[Found],
+    numbers: list[Number],
+    filled: Filled,
+) -> dict[str, Found]:
+    """Values the clause labels with a parameter's name, taken before values are given out in
+    order: "revenue of 7000" fills revenue wherever revenue stands in the schema. Whole names
+    label first, then a name's last word where no other name ends in it ("a term of 5 years"
+    for loan_term; "a loan of $100,000" is no loan_term)."""
+    words = {name: readable_name(name).split() for name in properties}
+    heads = Counter(w[-1] for w in words.values() if w)
+    open_ = [
+        name
+        for name, prop in properties.items()
+        if name not in filled.arguments and not sql_kinds(name, prop) and not options(prop)
+    ]
+    bound: dict[str, Found] = {}
+    for whole in (True, False):
+        for name in open_:
+            label = " ".join(words[name]) if whole else _head(words[name], heads)
+            if name in bound or label is None or len(label) < 3:
+                continue
+            for pool, value, span in _label_pool(kinds[name], quoted, numbers):
+                if _labels(label, text, span):
+                    pool.remove(value if pool is numbers else (value, span))
+                    bound[name] = (_plain(value), span)
+                    break
+    return bound
+
+
+def _head(words: list[str], heads: Counter[str]) -> str | None:
+    """A name's last word, as its label where it says more than the name's kind."""
+    if len(words) < 2 or heads[words[-1]] > 1 or words[-1] in _GENERIC_WORDS:
+        return None
+    return words[-1]
+
+
+def _label_pool(
+    kind: str, quoted: list[Found], numbers: list[Number]
+) -> list[tuple[list[Any], Any, Span]]:
+    """The values a parameter of this kind may take by label, with the list each comes from."""
+    if kind in ("query", "string"):
+        return [(quoted, value, span) for value, span in quoted if span is not None]
+    if kind in NUMERIC_KINDS:
+        fits = [n for n in numbers if kind != "integer" or n.value.is_integer()]
+        return [(numbers, n, _span(n)) for n in fits]
+    return []
+
+
+def _labels(label: str, text: str, span: Span) -> bool:
+    """Whether `label` names the value at `span`, standing right before or right after it."""
+    name = r"\s+".join(re.escape(w) for w in label.split()) + r"(?:e?s)?"
+    first = re.search(rf"\b{name}{_LABEL_GAP}$", text[: span.start], re.IGNORECASE)
+    then = re.match(rf"{_VALUE_GAP}{name}\b", text[span.end :], re.IGNORECASE)
+    return bool(first or then)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Number):
+        return int(value.value) if value.value.is_integer() else value.value
+    return value
 
 
 def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
@@ -423,7 +512,8 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
     """A name the clause gives right after the noun the parameter is named for ("a branch
     called hotfix-1.0.1" for branch_name), or right before it ("the users table"); a name a
     server holds first ("orders table schema?": orders)."""
-    nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS]
+    # "where_to" names no noun: "to" would take whatever follows it
+    nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS | _NOT_NAMES]
     for noun in nouns:
         after = re.search(
             rf"\b{noun}(?:e?s)?\s+(?:called\s+|named\s+|titled\s+)?[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
@@ -434,7 +524,9 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
         # Without "the", only a name held: "orders table schema?", not "a new git branch".
         bare = re.search(rf"\b(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
         bare = bare if bare and bare["v"] in held else None
-        found = [m for m in (after, before, bare) if m and m["v"].lower() not in _NOT_NAMES]
+        # "encryption key '12345'": "key" is the name's own word, not its value
+        own = _NOT_NAMES | set(readable_name(name).split())
+        found = [m for m in (after, before, bare) if m and m["v"].lower() not in own]
         if match := min(found, key=lambda m: m["v"] not in held, default=None):
             return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None

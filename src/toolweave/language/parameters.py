@@ -27,6 +27,7 @@ EXPRESSION_NAMES = {"expression", "expr", "formula", "equation"}
 # A version-control revision ("HEAD~2", a commit's hash): git_show's revision, git_diff's target.
 REVISION_NAMES = {"revision", "rev", "ref", "commit", "sha", "target"}
 NUMERIC_KINDS = {"number", "integer", "percent"}
+DATE_WORDS = {"date", "timestamp", "birthdate", "dob"}
 # Values copied as written (language/values.py's locators), by the parameter that takes them.
 URL_WORDS = {"url", "uri", "link", "href", "endpoint"}
 PATH_WORDS = {"path", "file", "filename", "dir", "directory", "folder", "filepath", "paths"}
@@ -66,9 +67,9 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "other"
     if "timezone" in words or "time zone" in words or name.lower() in ("tz", "zone"):
         return "timezone"
-    if prop.get("format") in ("date", "date-time") or {"date", "timestamp"} & set(readable.split()):
+    if prop.get("format") in ("date", "date-time") or DATE_WORDS & set(readable.split()):
         return "date"
-    if "hh:mm" in words or readable == "time":
+    if "hh:mm" in words or readable.split()[-1:] == ["time"]:  # "time", "start_time"
         return "time"
     if "unit" in words and any(w in readable for w in ("from", "source")):
         return "unit_from"
@@ -78,6 +79,8 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "enum"
     if readable.split()[-1:] and readable.split()[-1] in IDENTIFIER_WORDS:
         return "string"
+    if _CODE_ONLY.search(prop.get("description", "")) and "name" not in words:
+        return "code"  # "ISO 3166-2 location code": a code a tool gives, not "Brazil"
     if PLACE_WORDS & set(readable.split()):
         return "place"
     if name.lower() in EXPRESSION_NAMES:
@@ -103,6 +106,9 @@ def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
     if names & EMAIL_WORDS or prop.get("format") == "email":
         return "email"
     return "path" if names & PATH_WORDS else None
+
+
+_CODE_ONLY = re.compile(r"\b(?:ISO|location|country|region)\b[\w\s-]{0,12}\bcode\b", re.I)
 
 
 # Options a description lists in quotes: "Whether to list local branches ('local'), remote

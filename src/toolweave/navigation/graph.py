@@ -262,6 +262,16 @@ class ToolGraph:
         )
         return ranked
 
+    def feeds(self, source: str, target: str) -> bool:
+        """Whether an output of `source` feeds a parameter of `target`, by a link not known
+        to fail more than it works."""
+        now = time.time()
+        with self._lock:
+            return any(
+                e.kind == "feeds" and e.target == target and self.edges[e].weight(now) >= NEUTRAL
+                for e in self._from.get(source, ())
+            )
+
     def stand_ins(self, tool: str) -> list[tuple[str, float]]:
         """Tools that answered after `tool` failed, those that did so most reliably first."""
         now = time.time()

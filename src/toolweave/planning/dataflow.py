@@ -44,6 +44,7 @@ from toolweave.language.cues import (
 from toolweave.language.parameters import (
     CONTENT_NAMES,
     LOCATOR_KINDS,
+    NUMERIC_KINDS,
     changes_things,
     deletes,
     json_type,
@@ -52,7 +53,7 @@ from toolweave.language.parameters import (
     place_role,
     sql_kinds,
 )
-from toolweave.language.records import record_keeping
+from toolweave.language.records import names_in, record_keeping
 from toolweave.language.text import readable_name
 from toolweave.language.values import composed
 from toolweave.navigation.fields import WHOLE, Match, OutputField, best_field, output_fields
@@ -158,7 +159,10 @@ class _Linker:
 
     def _fill(self, step: Step, tool: ToolSpec) -> None:
         self._keep_facts(step, tool)
-        given = extract_arguments(tool.input_schema, step.clause)
+        links = _Links()
+        self._claim_named(step, tool, links)
+        references = [n for n, o in step.argument_origins.items() if o == "reference"]
+        given = extract_arguments(tool.input_schema, step.clause, references)
         missing = _missing(tool, step, given)
         carried = extract_arguments(_only(tool.input_schema, missing), self.question)
         # "what would 4pm be in Nairobi?" gives one zone, the source's, not the target's too.
@@ -174,7 +178,6 @@ class _Linker:
             if value is not None:
                 step.arguments[name] = value
                 step.argument_origins[name] = "question"
-        links = _Links()
         left = [name for name in missing if name not in step.arguments]
         for name in left:
             self._link(step, tool, name, links, alone=len(left) == 1)
@@ -230,12 +233,7 @@ class _Linker:
         if changes_things(tool) and records:
             self._append(step, tool, name)  # "add "x" as a new last line of a.txt"
             return  # nor the records it keeps ("observations": [{entityName, contents}])
-        earlier = [  # the nearest first; what a change reports is no value of another change
-            s
-            for s in reversed(self.steps)
-            if s.problem is None
-            and not (changes_things(tool) and (s.key == self.search or self._changes(s)))
-        ]
+        earlier = self._earlier(tool)
         for producer in earlier:
             match = self._match(producer, step, name)
             if match and links.may_serve(match.role, producer.id):
@@ -244,7 +242,7 @@ class _Linker:
         kind = json_type(prop)
         for producer in earlier:
             named = self._mentioned(producer, step.clause.text, kind, links)
-            if named is not None:
+            if named is not None and _meant_for(tool, name, named):
                 self._refer(step, name, producer, Match(named, f"mention {named.path}"), links)
                 return
         # A closed set of values ("messageType": error, debug ...) is no result.
@@ -271,6 +269,45 @@ class _Linker:
             self.steps.append(producer)
             self.added.append((producer, step, name))
             self._refer(step, name, producer, match, links)
+
+    def _earlier(self, tool: ToolSpec) -> list[Step]:
+        """The steps whose results may fill the tool's parameters, the nearest first: what a
+        change reports is no value of another change."""
+        return [
+            s
+            for s in reversed(self.steps)
+            if s.problem is None
+            and not (changes_things(tool) and (s.key == self.search or self._changes(s)))
+        ]
+
+    def _claim_named(self, step: Step, tool: ToolSpec, links: _Links) -> None:
+        """An earlier result the clause names as a known thing ("the gross salary", "their
+        age", "the encrypted data"; "the result" of the step before, for a tool that changes
+        nothing) fills a parameter before the clause's own values are given out in order, so
+        "encrypt the GCD with the key 'k'" leaves 'k' to the key (`_claimed`)."""
+        if tool.key == self.search:
+            return
+        kept = _kept_by_clause(tool, step.clause)
+        made = {id(producer) for producer, _, _ in self.added}
+        earlier = [p for p in self._earlier(tool) if not (changes_things(tool) and id(p) in made)]
+        text = step.clause.text
+        for producer in earlier:
+            for out in self._unused(producer, "string", links):
+                at = _named_result(out, text)
+                open_ = [n for n in self._open(step, tool, kept) if _takes_result(tool, n, out)]
+                if at is not None and (name := _claimed(tool, out, at, open_, text)):
+                    self._refer(step, name, producer, Match(out, f"named {out.path}"), links)
+        back = _RESULT.search(text)
+        if back is None or not earlier or changes_things(tool) or links.fields:
+            return
+        open_ = [n for n in self._open(step, tool, kept) if _takes_result(tool, n, WHOLE)]
+        if name := _claimed(tool, WHOLE, back, open_, text):
+            pointed = self._compatible(earlier[0], json_type(_properties(tool)[name]), links)
+            if pointed is not None:
+                self._refer(step, name, earlier[0], Match(pointed, "the result"), links)
+
+    def _open(self, step: Step, tool: ToolSpec, kept: set[str]) -> list[str]:
+        return [n for n in _properties(tool) if n not in step.arguments and n not in kept]
 
     def _row_read(self, step: Step, name: str, prop: dict[str, Any]) -> None:
         """ "Read the form in a.txt and add that customer to the users table": the INSERT of
@@ -324,7 +361,8 @@ class _Linker:
             return Match(_field(tool, trusted[0]), "")
         if schema and weights.get(schema.field.path, NEUTRAL) < NEUTRAL:
             return None
-        return schema
+        kind = json_type(_properties(self.tool_of(consumer) or tool).get(name, {}))
+        return schema if schema and _fits(kind, schema.field.kind) else None
 
     def _mentioned(
         self, producer: Step, clause: str, kind: str, links: _Links
@@ -358,7 +396,7 @@ class _Linker:
         return [
             out
             for out in output_fields(tool.output_schema or {} if tool else {})
-            if kind in (out.kind, "string") and (producer.id, out.path) not in links.fields
+            if _fits(kind, out.kind) and (producer.id, out.path) not in links.fields
         ]
 
     def _refer(self, step: Step, name: str, producer: Step, match: Match, links: _Links) -> None:
@@ -385,7 +423,9 @@ class _Linker:
                 continue  # a tool cannot feed itself, nor need what it is to give
             schema = best_field(name, tool)
             role = schema.role if schema and schema.field.path == edge.field else ""
-            arguments = self._producer_inputs(tool, step.clause, role)
+            # An id the user cannot know is looked up by a name they give ("Beyonce").
+            by_name = readable_name(name).split()[-1:] == ["id"]
+            arguments = self._producer_inputs(tool, step.clause, role, by_name=by_name)
             if arguments is not None:
                 rank = (-weight, len(_required(tool)), order[tool.key])
                 options.append((rank, tool, Match(_field(tool, edge.field), role), arguments))
@@ -404,9 +444,11 @@ class _Linker:
         )
         return producer, match
 
-    def _producer_inputs(self, tool: ToolSpec, clause: Clause, role: str) -> dict[str, Any] | None:
-        """The producer's required inputs from the clause (the role's place for a name or
-        search), or None when the clause lacks one."""
+    def _producer_inputs(
+        self, tool: ToolSpec, clause: Clause, role: str, *, by_name: bool
+    ) -> dict[str, Any] | None:
+        """The producer's required inputs from the clause (the role's place, else, `by_name`,
+        a name the clause gives, for a name or search), or None when the clause lacks one."""
         schema = tool.input_schema
         required = _required(tool)
         found = extract_arguments(schema, clause).arguments
@@ -415,6 +457,7 @@ class _Linker:
         place = (place_for_role(values, side) if side else None) or next(
             (p.name for p in values.places), None
         )
+        place = place or (_name_for(tool, clause) if by_name else None)
         arguments = {}
         for name in required:
             kind = param_kind(name, (schema.get("properties") or {}).get(name, {}))
@@ -433,6 +476,114 @@ class _Linker:
             step.arguments = rename_references(step.arguments, ids)
             step.depends_on = [ids.get(need, need) for need in step.depends_on]
         return Plan(steps=self.steps)
+
+
+# A result named as a known thing: "the gross salary", "their age", "the calculated age".
+_KNOWN = r"\b(?:the|its|their|his|her|that|this)\s+(?:\w+\s+)?"
+# One word that names no one result: "the name", "the date" may be anything's.
+_VAGUE_FIELDS = {"name", "id", "date", "time", "type", "status", "data", "value", "result"}
+_VAGUE_FIELDS |= {"results", "location", "title", "url", "text", "message", "count", "total"}
+
+
+def _named_result(out: OutputField, text: str) -> re.Match[str] | None:
+    """Where the clause names the output field as a known thing, if it does."""
+    if not out.tokens or (len(out.tokens) == 1 and out.tokens[0] in _VAGUE_FIELDS):
+        return None
+    words = r"[\s_-]+".join(re.escape(w) for w in out.tokens)
+    return re.search(rf"{_KNOWN}{words}\b", text, re.IGNORECASE)
+
+
+# The result of the step before, by its name: "the result", "the search results".
+_RESULT = re.compile(r"\bthe\s+(?:\w+\s+)?(?:result|results|output)\b", re.IGNORECASE)
+
+
+def _kept_by_clause(tool: ToolSpec, clause: Clause) -> set[str]:
+    """The parameters the clause gives a value of their own: one it labels ("a rate of 5%"),
+    or a path, date, place... (not text or a number given out in order, which a named
+    result may displace)."""
+    found = extract_arguments(tool.input_schema, clause)
+    properties = _properties(tool)
+    loose = {"query", "string"} | NUMERIC_KINDS
+    strong = {
+        n
+        for n, origin in found.origins.items()
+        if origin == "extracted" and param_kind(n, properties.get(n, {})) not in loose
+    }
+    return found.labelled | strong
+
+
+def _takes_result(tool: ToolSpec, name: str, out: OutputField) -> bool:
+    """Whether the parameter may take this result: text takes any, a number only a number;
+    never a closed set of values, a statement, or what a change acts on."""
+    prop = _properties(tool).get(name, {})
+    kind = param_kind(name, prop)
+    if options(prop) or sql_kinds(name, prop):
+        return False
+    if kind in LOCATOR_KINDS:
+        return not changes_things(tool)
+    if kind in NUMERIC_KINDS:
+        return out is WHOLE or _fits("number", out.kind)
+    return kind in ("query", "string")
+
+
+def _fits(kind: str, made: str) -> bool:
+    """Whether a parameter of JSON type `kind` takes an output of type `made`: text takes
+    any one value, a number any number."""
+    numbers = {"number", "integer"}
+    if made == "object":  # a record ("location": {name, isoCode, ...}) is no one value
+        return kind == "object"
+    return kind in (made, "string") or {kind, made} <= numbers
+
+
+def _claimed(
+    tool: ToolSpec, out: OutputField, at: re.Match[str], names: list[str], text: str
+) -> str | None:
+    """Of the open parameters, the one the clause names the result as ("the pace as the data",
+    "an allowance equal to the GCD"), else one sharing a word with it ("the translated text"
+    for text), else the first content parameter, else the first required number."""
+    required = set(_required(tool))
+
+    def named_as(name: str) -> bool:
+        label = r"\s+".join(w.removesuffix("s") + "(?:e?s)?" for w in readable_name(name).split())
+        after = re.match(rf"\s+as\s+(?:the\s+|an?\s+)?{label}\b", text[at.end() :], re.I)
+        before = re.search(rf"\b{label}\s+(?:as|equal\s+to|of)\s+$", text[: at.start()], re.I)
+        return bool(after or before)
+
+    fit = [n for n in names if named_as(n) or _meant_for(tool, n, out)]
+    ranked = sorted(
+        fit,
+        key=lambda n: (not named_as(n), not _shares(n, out), -_content(n), n not in required),
+    )
+    return ranked[0] if ranked else None
+
+
+def _meant_for(tool: ToolSpec, name: str, out: OutputField) -> bool:
+    """Whether a named result goes to the parameter without the clause saying so: text where
+    text is meant to go (an invoice id is no client's name), a number to any number ("the GCD
+    of their age and 36")."""
+    prop = _properties(tool).get(name, {})
+    return _shares(name, out) or bool(_content(name)) or json_type(prop) != "string"
+
+
+def _shares(name: str, out: OutputField) -> bool:
+    return bool(set(readable_name(name).split()) & set(out.tokens))
+
+
+def _content(name: str) -> int:
+    """2 for a content parameter ("message"), 1 for one named for content ("principal amount",
+    "phone number"), else 0."""
+    if name.lower() in CONTENT_NAMES:
+        return 2
+    words = readable_name(name).split()
+    return int(bool(words) and words[-1] in CONTENT_NAMES)
+
+
+def _name_for(tool: ToolSpec, clause: Clause) -> str | None:
+    """The first name the clause gives that is not the service's own ("Search Instagram for
+    Beyonce": Beyonce, for Instagram's user search)."""
+    own = set(re.findall(r"[a-z0-9]+", f"{readable_name(tool.name)} {tool.description}".lower()))
+    named = (n.value for n in names_in(clause))
+    return next((n for n in named if not set(re.findall(r"[a-z0-9]+", n.lower())) & own), None)
 
 
 def _kept(clause: Clause, read: Clause, result: str) -> list[str]:

@@ -60,6 +60,8 @@ from toolweave.types import (
 )
 
 SHORTLIST_MARGIN = 0.1
+# What a tool the step before feeds (navigation/graph.py) gains on the next clause's fit.
+CHAIN_BONUS = 0.15
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ def plan_steps(
     *,
     min_score: float,
     fallback: ToolSpec | None,
+    graph: ToolGraph | None = None,
 ) -> Plan:
     steps: list[Step] = []
     for at, (clause, ranked) in enumerate(zip(clauses, candidates, strict=True)):
@@ -104,6 +107,11 @@ def plan_steps(
             continue  # "which port is it on? check server.log": answered by reading it
         scored = {c.tool.key: fit_and_gate(c, clause, rank) for rank, c in enumerate(ranked)}
         fits = {key: score for key, (score, _) in scored.items()}
+        fed: set[str] = set()
+        if graph is not None and steps and steps[-1].tool:
+            # "find a bus to Boston and buy me a ticket": the ticket the bus search feeds
+            fed = {key for key in fits if graph.feeds(steps[-1].key, key)}
+            fits = {key: score + CHAIN_BONUS * (key in fed) for key, score in fits.items()}
         fitting = sorted(
             (c for c in ranked if scored[c.tool.key][1] >= min_score),
             key=lambda c: fits[c.tool.key],
@@ -124,6 +132,8 @@ def plan_steps(
         tool = fitting[0].tool if fitting else (None if change else fallback)
         best = fits[fitting[0].tool.key] if fitting else 0.0
         shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
+        if tool and tool.key in fed:  # the step agent must not go back to an unfed one
+            shortlist = [c for c in shortlist if c.tool.key in fed]
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
         if tool and steps and steps[-1].key == tool.key and _again(clause, steps[-1].clause):
             continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
@@ -342,6 +352,7 @@ def deterministic_plan(
         request.candidates,
         min_score=request.min_score,
         fallback=request.fallback,
+        graph=request.graph,
     )
     searched = request.fallback.key if request.fallback else ""
     return link_data_flow(fan_out(plan, tools), tools, request.analysis, request.graph, searched)
