@@ -176,8 +176,10 @@ def eval_plans(
     ] = None,
     split: Annotated[
         str | None,
-        typer.Option(help="dev (tune on it) or test (only report it): a seeded half of each "
-        "subset; default: all items."),
+        typer.Option(
+            help="dev (tune on it) or test (only report it): a seeded half of each "
+            "subset; default: all items."
+        ),
     ] = None,
     limit: SampleOption = None,
     as_json: JsonOption = False,
