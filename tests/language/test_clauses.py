@@ -26,6 +26,10 @@ from toolweave.language.clauses import split_clauses
         ),
         ("I need salt and pepper prices", ["I need salt and pepper prices"]),
         (
+            "Get a random joke, encrypt the joke with the key 'k', and validate a@b.io",
+            ["Get a random joke", "encrypt the joke with the key 'k'", "validate a@b.io"],
+        ),
+        (
             'in /srv/repo, git add app.py then git commit -m "x"',
             ["in /srv/repo, git add app.py", 'git commit -m "x"'],
         ),

@@ -638,3 +638,16 @@ def test_a_record_of_the_same_name_is_no_text_value() -> None:
     steps = (("Get COVID-19 stats for France", stats), ("the news there", news))
     linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
     assert linked.steps[1].arguments == {}
+
+
+def test_the_first_of_a_list_result_is_its_first_item() -> None:
+    recipes = tool("food", "search_recipes", {"diet": "string"}, {"recipes": {"type": "array"}})
+    sentiment = tool("nlp", "analyze_sentiment", {"text": "string"}, {"sentiment": STRING})
+    tools = {t.key: t for t in (recipes, sentiment)}
+    question = "Search for vegan recipes and do a sentiment analysis of the first recipe"
+    steps = (
+        ("Search for vegan recipes", recipes),
+        ("do a sentiment analysis of the first recipe", sentiment),
+    )
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].arguments == {"text": "{{s1.result.recipes.0}}"}

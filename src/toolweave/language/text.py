@@ -23,7 +23,7 @@ OPENERS = (
     "send|create|add|schedule|cancel|update|delete|translate|analy[sz]e|fetch|retrieve|"
     "generate|recommend|suggest|estimate|predict|track|play|post|download|save|write|store|"
     "copy|move|rename|remember|append|commit|stage|insert|remove|echo|open|put|switch|checkout|"
-    "unstage|count|remind"
+    "unstage|count|remind|encrypt|decrypt|encode|decode|validate|verify|execute"
 )
 # An arrow a terse request writes for "becomes" or "goes to": "hosting 240 -> 300".
 ARROW = r"(?:->|→|=>)"

@@ -292,10 +292,12 @@ class _Linker:
         earlier = [p for p in self._earlier(tool) if not (changes_things(tool) and id(p) in made)]
         text = step.clause.text
         for producer in earlier:
-            for out in self._unused(producer, "string", links):
-                at = _named_result(out, text)
+            for field_ in self._unused(producer, "string", links):
+                if (named := _named_result(field_, text)) is None:
+                    continue
+                out, at = named
                 open_ = [n for n in self._open(step, tool, kept) if _takes_result(tool, n, out)]
-                if at is not None and (name := _claimed(tool, out, at, open_, text)):
+                if name := _claimed(tool, out, at, open_, text):
                     self._refer(step, name, producer, Match(out, f"named {out.path}"), links)
         back = _RESULT.search(text)
         if back is None or not earlier or changes_things(tool) or links.fields:
@@ -485,12 +487,20 @@ _VAGUE_FIELDS = {"name", "id", "date", "time", "type", "status", "data", "value"
 _VAGUE_FIELDS |= {"results", "location", "title", "url", "text", "message", "count", "total"}
 
 
-def _named_result(out: OutputField, text: str) -> re.Match[str] | None:
-    """Where the clause names the output field as a known thing, if it does."""
+def _named_result(out: OutputField, text: str) -> tuple[OutputField, re.Match[str]] | None:
+    """The output field the clause names as a known thing, and where; "the first recipe" of
+    a list of recipes is its first item."""
     if not out.tokens or (len(out.tokens) == 1 and out.tokens[0] in _VAGUE_FIELDS):
         return None
     words = r"[\s_-]+".join(re.escape(w) for w in out.tokens)
-    return re.search(rf"{_KNOWN}{words}\b", text, re.IGNORECASE)
+    if at := re.search(rf"{_KNOWN}{words}\b", text, re.IGNORECASE):
+        return out, at
+    one = words.removesuffix("s")
+    if out.kind != "array" or one == words:
+        return None
+    if at := re.search(rf"\bthe\s+first\s+{one}\b", text, re.IGNORECASE):
+        return OutputField(f"{out.path}.0", out.tokens), at
+    return None
 
 
 # The result of the step before, by its name: "the result", "the search results".
