@@ -166,7 +166,9 @@ class Locator(Span):
 
 
 class DateValue(Span):
-    iso: str  # YYYY-MM-DD, relative words resolved against the day of the analysis
+    # YYYY-MM-DD, relative words resolved against the day of the analysis; a date written with
+    # slashes as written ("01/02/2025": which number is the month, only its writer knows)
+    iso: str
 
 
 class ClockTime(Span):

@@ -719,3 +719,16 @@ def test_a_code_a_tool_gives_is_no_place_name() -> None:
     assert bound({"properties": {"location": code}}, "COVID-19 news for Brazil") == {}
     either = {"type": "string", "description": "A country code or the country's name."}
     assert param_kind("location", either) == "place"
+
+
+def test_a_booking_for_myself_is_for_one_person() -> None:
+    schema = {
+        "properties": {
+            "group_size": {"type": "string", "description": "Size of group for the booking"},
+            "seats": {"type": "integer"},
+            "origin": {"type": "string"},
+        }
+    }
+    assert bound(schema, "get me a bus ticket for just myself") == {"group_size": "1", "seats": 1}
+    assert bound(schema, "get me a bus ticket for me and my wife") == {}
+    assert bound(schema, "get me a bus ticket") == {}

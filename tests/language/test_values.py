@@ -83,10 +83,16 @@ def test_clock_times(text: str, times: list[str]) -> None:
         ("March 3rd, 2027", ["2027-03-03"]),
         ("3 March", ["2026-03-03"]),
         ("February 30", []),
+        # Which number is the month only the writer knows: copied as written, no sum either.
+        ("a bus on 01/15/2024", ["01/15/2024"]),
+        ("on 11/02/2024 at 10:00", ["11/02/2024"]),
+        ("in /srv/11/02/2024.log", []),
     ],
 )
 def test_dates(text: str, dates: list[str]) -> None:
     assert ex.dates(text, TODAY) == dates
+    if "/" in "".join(dates):
+        assert ex.read_values(text, TODAY).expression is None
 
 
 @pytest.mark.parametrize(

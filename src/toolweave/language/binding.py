@@ -133,6 +133,8 @@ def extract_arguments(
         filled.put(name, True, "extracted", span)
     for name, (value, span) in (_edits(properties, text) | records(properties, clause)).items():
         filled.put(name, value, "extracted", span)
+    for name, (value, span) in _party_of_one(properties, text).items():
+        filled.put(name, value, "extracted", span)
     labelled = _labelled(properties, kinds, text, pools["quoted"], found_numbers, filled)
     for name, (value, span) in labelled.items():
         filled.put(name, value, "extracted", span)
@@ -319,6 +321,25 @@ def _labelled(
                     bound[name] = (_plain(value), span)
                     break
     return bound
+
+
+# How many people a booking is for, and the words that say one: "a ticket for myself".
+_PARTY_WORDS = {"group", "seats", "passengers", "people", "adults", "guests", "travelers"}
+_ONE_PERSON = re.compile(r"\bfor\s+(?:just\s+|only\s+)?(?:myself|me)\b(?!\s+and\b)", re.I)
+
+
+def _party_of_one(properties: dict[str, Any], text: str) -> dict[str, Found]:
+    """A count of people the request says is one ("book a ticket for just myself")."""
+    said = _ONE_PERSON.search(text)
+    if said is None:
+        return {}
+    span = Span(start=said.start(), end=said.end())
+    return {
+        name: ("1" if json_type(prop) == "string" else 1, span)
+        for name, prop in properties.items()
+        if _PARTY_WORDS & set(_words(f"{readable_name(name)} {prop.get('description', '')}"))
+        and json_type(prop) in ("string", "integer", "number")
+    }
 
 
 def _head(words: list[str], heads: Counter[str]) -> str | None:

@@ -55,7 +55,7 @@ def read_values(text: str, today: date) -> Values:
         places=places_in(text),
         listed_places=listed_places(text),
         conversions=[Conversion(value=v, source=a, target=b) for v, a, b in unit_conversions(text)],
-        expression=math_expression(text),
+        expression=math_expression(blank_spans(text, found_dates)),  # "01/15/2024" is no sum
     )
 
 
@@ -549,6 +549,7 @@ WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE = re.compile(
     r"\b(?P<iso>\d{4}-\d{2}-\d{2})\b"
+    r"|(?<![\w/.])(?P<slashed>\d{1,2}/\d{1,2}/\d{4})(?![\w/])"
     r"|\b(?P<rel>today|tomorrow|yesterday)\b"
     r"|\b(?P<next>next\s+)?(?P<weekday>" + "|".join(WEEKDAYS) + r")\b"
     r"|\b" + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y1>\d{4}))?\b"
@@ -568,11 +569,17 @@ def dates_in(text: str, today: date) -> list[DateValue]:
     found = []
     for match in _DATE.finditer(text):
         try:
-            iso = _resolve_date(match, today).isoformat()
+            iso = _date_text(match, today)
         except ValueError:
             continue  # e.g. February 30
         found.append(DateValue(start=match.start(), end=match.end(), iso=iso))
     return found
+
+
+def _date_text(match: re.Match[str], today: date) -> str:
+    """The date in ISO form; one written with slashes as written: "01/02/2025" is a day of
+    January or of February as its writer's country has it, which the text does not say."""
+    return match["slashed"] or _resolve_date(match, today).isoformat()
 
 
 def _resolve_date(match: re.Match[str], today: date) -> date:
