@@ -730,5 +730,7 @@ def test_a_booking_for_myself_is_for_one_person() -> None:
         }
     }
     assert bound(schema, "get me a bus ticket for just myself") == {"group_size": "1", "seats": 1}
+    assert bound(schema, "a bus ticket for just me") == {"group_size": "1", "seats": 1}
     assert bound(schema, "get me a bus ticket for me and my wife") == {}
+    assert bound(schema, "can you find a bus for me") == {}  # on my behalf
     assert bound(schema, "get me a bus ticket") == {}

@@ -325,7 +325,10 @@ def _labelled(
 
 # How many people a booking is for, and the words that say one: "a ticket for myself".
 _PARTY_WORDS = {"group", "seats", "passengers", "people", "adults", "guests", "travelers"}
-_ONE_PERSON = re.compile(r"\bfor\s+(?:just\s+|only\s+)?(?:myself|me)\b(?!\s+and\b)", re.I)
+# ("a table for me" may mean on my behalf; "for myself", "for just me" count.)
+_ONE_PERSON = re.compile(
+    r"\bfor\s+(?:(?:just|only)\s+)?myself\b|\bfor\s+(?:just|only)\s+me\b(?!\s+and\b)", re.I
+)
 
 
 def _party_of_one(properties: dict[str, Any], text: str) -> dict[str, Found]:

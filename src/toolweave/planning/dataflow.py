@@ -1,7 +1,9 @@
 """Data flow for the deterministic planner: where a step's missing inputs come from.
 
-A required parameter that the step's own clause does not give (the extractors find nothing) is
-taken, in this order:
+First, an earlier step's result that the clause names as a known thing ("the gross salary",
+"the first recipe", "the result") takes the parameter it is meant for, before the clause's own
+values are given out in order (`_claim_named`). Then a required parameter that the step's own
+clause does not give (the extractors find nothing) is taken, in this order:
   1. from another clause of the question, when it is a value a user names (a date, a clock time,
      a place, a time zone, a quoted string): a carried entity ("flights on 1 May ... and hotels"
      books the hotel for 1 May);
@@ -363,7 +365,8 @@ class _Linker:
             return Match(_field(tool, trusted[0]), "")
         if schema and weights.get(schema.field.path, NEUTRAL) < NEUTRAL:
             return None
-        kind = json_type(_properties(self.tool_of(consumer) or tool).get(name, {}))
+        user = self.tool_of(consumer)
+        kind = json_type(_properties(user).get(name, {})) if user else "string"
         return schema if schema and _fits(kind, schema.field.kind) else None
 
     def _mentioned(
