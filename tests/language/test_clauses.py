@@ -25,6 +25,10 @@ from toolweave.language.clauses import split_clauses
             ["Find flights from Paris to Rome", "book a hotel"],
         ),
         ("I need salt and pepper prices", ["I need salt and pepper prices"]),
+        (  # a quoted text is one value, whatever it says
+            "Translate 'Hello, how are you?' to Spanish and check its grammar",
+            ["Translate 'Hello, how are you?' to Spanish", "check its grammar"],
+        ),
         (
             "Get a random joke, encrypt the joke with the key 'k', and validate a@b.io",
             ["Get a random joke", "encrypt the joke with the key 'k'", "validate a@b.io"],

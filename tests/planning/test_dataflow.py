@@ -651,3 +651,17 @@ def test_the_first_of_a_list_result_is_its_first_item() -> None:
     )
     linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
     assert linked.steps[1].arguments == {"text": "{{s1.result.recipes.0}}"}
+
+
+def test_a_result_named_by_what_was_done_to_it_is_that_tools_output() -> None:
+    translate = tool("nlp", "translate_text", {"text": "string"}, {"translated_text": STRING})
+    grammar = tool("nlp", "check_grammar", {"sentence": "string"}, {"corrected": STRING})
+    tools = {t.key: t for t in (translate, grammar)}
+    question = "Translate 'Hello, how are you?' to Spanish and check the translated sentence"
+    steps = (
+        ("Translate 'Hello, how are you?' to Spanish", translate),
+        ("check the translated sentence", grammar),
+    )
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[0].arguments == {}  # the step agent gives the text
+    assert linked.steps[1].arguments == {"sentence": "{{s1.result.translated_text}}"}

@@ -290,8 +290,11 @@ _GOES_ON_AUX = re.compile(
 def _pieces(sentence: str) -> list[str]:
     """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
     pieces, start = [], 0
+    quotes = quoted_in(sentence)
     for match in _CLAUSE_BREAK.finditer(sentence):
         before, after = sentence[start : match.start()], sentence[match.end() :]
+        if any(q.start <= match.start() < q.end for q in quotes):
+            continue  # "translate 'Hello, how are you?' to Spanish": a text is one value
         if match.group("list") and _ends_list(before, after):
             continue
         if _SHARED_OBJECT.search(before) and _asks(sentence):

@@ -40,6 +40,7 @@ LOCATOR_KINDS = {"url", "path", "paths", "email"}
 PAYLOAD_NAMES = {"content", "text", "message", "body", "data", "value", "note", "insight"}
 # Parameters that take a thing's content, so that "send it" means: send the previous result.
 CONTENT_NAMES = QUERY_NAMES | {"message", "content", "body", "data", "value", "number", "amount"}
+CONTENT_NAMES |= {"sentence", "word", "phrase"}
 
 
 def json_type(prop: dict[str, Any]) -> str:
