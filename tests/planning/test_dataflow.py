@@ -665,3 +665,16 @@ def test_a_result_named_by_what_was_done_to_it_is_that_tools_output() -> None:
     linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
     assert linked.steps[0].arguments == {}  # the step agent gives the text
     assert linked.steps[1].arguments == {"sentence": "{{s1.result.translated_text}}"}
+
+
+def test_no_producer_step_gives_a_record_for_one_value() -> None:
+    record = {"type": "object", "properties": {"name": STRING}}
+    posts = tool("social", "user_posts", {"username": "string"}, {"location": record})
+    news = tool("covid", "get_news", {"location": "string"})
+    news.input_schema["properties"]["location"] = {"description": "ISO 3166-2 location code"}
+    tools = {t.key: t for t in (posts, news)}
+    question = "Get the COVID-19 news for France"
+    linked, notes = link_data_flow(
+        plan(question, (question, news)), tools, analyse(question, TODAY)
+    )
+    assert [s.tool for s in linked.steps] == ["get_news"] and notes == []

@@ -421,11 +421,15 @@ class _Linker:
         """A new step with a connected tool that the graph says outputs `name` and whose inputs
         the clause gives, or None."""
         order = {key: n for n, key in enumerate(self.tools)}
+        user = self.tool_of(step)
+        kind = json_type(_properties(user).get(name, {})) if user else "string"
         options = []
         for edge, weight in self.graph.producers(step.key, name, among=self.tools):
             tool = self.tools[edge.source]
             if weight < NEUTRAL or tool.key == step.key or name in _required(tool):
                 continue  # a tool cannot feed itself, nor need what it is to give
+            if not _fits(kind, _field(tool, edge.field).kind):
+                continue  # a post's "location" record is no location code
             schema = best_field(name, tool)
             role = schema.role if schema and schema.field.path == edge.field else ""
             # An id the user cannot know is looked up by a name they give ("Beyonce").
