@@ -734,3 +734,17 @@ def test_a_booking_for_myself_is_for_one_person() -> None:
     assert bound(schema, "get me a bus ticket for me and my wife") == {}
     assert bound(schema, "can you find a bus for me") == {}  # on my behalf
     assert bound(schema, "get me a bus ticket") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "artist"),
+    [
+        ("Find the lyrics for the song 'Imagine' by John Lennon", "John Lennon"),
+        ("Play the song 'Bohemian Rhapsody' by 'Queen'", "Queen"),
+    ],
+)
+def test_the_maker_of_a_work_is_named_after_by(text: str, artist: str) -> None:
+    # The artist first in the schema: given out in order, the title went to it.
+    schema = required(artist="string", title="string")
+    assert bound(schema, text) == {"artist": artist, "title": text.split("'")[1]}
+    assert bound(required(title="string"), "a song by Queen") == {}

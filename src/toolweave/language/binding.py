@@ -139,6 +139,9 @@ def extract_arguments(
     for name, (value, span) in labelled.items():
         filled.put(name, value, "extracted", span)
         filled.labelled.add(name)
+    for name, (value, span) in _made_by(properties, text, pools["quoted"], filled).items():
+        filled.put(name, value, "extracted", span)
+        filled.labelled.add(name)
     # Percent parameters choose first, so "15% of 2,340" gives percent=15, value=2340.
     for name in sorted(properties, key=lambda n: kinds[n] != "percent"):
         if name in filled.arguments or kinds[name] in LOCATOR_KINDS:
@@ -321,6 +324,34 @@ def _labelled(
                     bound[name] = (_plain(value), span)
                     break
     return bound
+
+
+# Who made a work, named after "by": "the song 'Imagine' by John Lennon".
+_MAKERS = {"artist", "author", "director", "composer", "singer", "band", "creator", "writer"}
+_BY_NAME = re.compile(r"\bby\s+(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)")
+
+
+def _made_by(
+    properties: dict[str, Any], text: str, quoted: list[Found], filled: Filled
+) -> dict[str, Found]:
+    """The maker of a work the clause names after "by", quoted or as a name, for a parameter
+    named for its maker (`artist`, `author`)."""
+    makers = [
+        n
+        for n, prop in properties.items()
+        if n not in filled.arguments
+        and json_type(prop) == "string"
+        and (readable_name(n).split() or [""])[-1] in _MAKERS
+    ]
+    if len(makers) != 1:
+        return {}
+    for value, span in quoted:
+        if span and re.search(r"\bby\s+[\"'“‘]$", text[: span.start]):
+            quoted.remove((value, span))
+            return {makers[0]: (value, span)}
+    if name := _BY_NAME.search(text):
+        return {makers[0]: (name["v"], Span(start=name.start("v"), end=name.end("v")))}
+    return {}
 
 
 # How many people a booking is for, and the words that say one: "a ticket for myself".
