@@ -678,3 +678,24 @@ def test_no_producer_step_gives_a_record_for_one_value() -> None:
         plan(question, (question, news)), tools, analyse(question, TODAY)
     )
     assert [s.tool for s in linked.steps] == ["get_news"] and notes == []
+
+
+def test_what_the_clause_is_about_is_made_first_by_the_tool_that_gives_it() -> None:
+    news = tool("news", "get_news", {}, {"headlines": {"type": "array"}})
+    sentiment = tool("nlp", "analyze_sentiment", {"text": "string"}, {"sentiment": STRING})
+    tools = {t.key: t for t in (news, sentiment)}
+    question = "Analyze the sentiment of the latest news headlines"
+    linked, notes = link_data_flow(
+        plan(question, (question, sentiment)), tools, analyse(question, TODAY)
+    )
+    assert [(s.tool, s.arguments) for s in linked.steps] == [
+        ("get_news", {}),
+        ("analyze_sentiment", {"text": "{{s1.result.headlines}}"}),
+    ]
+    assert notes == ["added s1 (news.get_news) to give s2 its text"]
+    # Only a thing the clause is "of" is made: here the headlines are what it analyses.
+    question = "Analyze the latest news headlines"
+    linked, _ = link_data_flow(
+        plan(question, (question, sentiment)), tools, analyse(question, TODAY)
+    )
+    assert [s.tool for s in linked.steps] == ["analyze_sentiment"]

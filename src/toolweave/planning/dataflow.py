@@ -301,6 +301,7 @@ class _Linker:
                 open_ = [n for n in self._open(step, tool, kept) if _takes_result(tool, n, out)]
                 if name := _claimed(tool, out, at, open_, text):
                     self._refer(step, name, producer, Match(out, f"named {out.path}"), links)
+        self._claim_made(step, tool, links, kept)
         back = _RESULT.search(text)
         if back is None or not earlier or changes_things(tool) or links.fields:
             return
@@ -441,17 +442,51 @@ class _Linker:
         if not options:
             return None
         _, tool, match, arguments = min(options, key=lambda option: option[0])
+        return self._new_step(tool, step.clause, arguments, name), match
+
+    def _new_step(
+        self, tool: ToolSpec, clause: Clause, arguments: dict[str, Any], gives: str
+    ) -> Step:
         self.fresh += 1
-        producer = Step(
+        return Step(
             id=f"new{self.fresh}",
-            clause=step.clause,
+            clause=clause,
             server=tool.server,
             tool=tool.name,
             arguments=arguments,
             argument_origins=dict.fromkeys(arguments, "extracted"),
-            candidates=[Candidate(tool=tool, score=1.0, matched=f"gives {name}")],
+            candidates=[Candidate(tool=tool, score=1.0, matched=f"gives {gives}")],
         )
-        return producer, match
+
+    def _claim_made(self, step: Step, tool: ToolSpec, links: _Links, kept: set[str]) -> None:
+        """What the clause names as a known thing it is about ("the sentiment of the latest
+        news headlines") that no step gives but another connected tool outputs from inputs the
+        clause gives is made first by that tool (the news search); not for a tool that changes
+        things, nor by one."""
+        if changes_things(tool) or links.fields:
+            return
+        planned = {s.key for s in self.steps} | {tool.key, self.search}
+        text = step.clause.text
+        best: tuple[int, ToolSpec, OutputField, str, dict[str, Any]] | None = None
+        for other in self.tools.values():
+            if other.key in planned or changes_things(other):
+                continue
+            for field_ in output_fields(other.output_schema or {}):
+                named = _named_result(field_, text)
+                if named is None or not re.search(r"\bof\s+$", text[: named[1].start()]):
+                    continue  # "the sentiment of the news headlines", not "the current weather"
+                out, at = named
+                open_ = [n for n in self._open(step, tool, kept) if _takes_result(tool, n, out)]
+                name = _claimed(tool, out, at, open_, text)
+                inputs = self._producer_inputs(other, step.clause, "", by_name=False)
+                if name and inputs is not None and (best is None or len(out.tokens) > best[0]):
+                    best = (len(out.tokens), other, out, name, inputs)
+        if best is not None:
+            _, other, out, name, inputs = best
+            producer = self._new_step(other, step.clause, inputs, out.path)
+            self.steps.append(producer)
+            self.added.append((producer, step, name))
+            self._refer(step, name, producer, Match(out, f"named {out.path}"), links)
 
     def _producer_inputs(
         self, tool: ToolSpec, clause: Clause, role: str, *, by_name: bool
@@ -488,7 +523,7 @@ class _Linker:
 
 
 # A result named as a known thing: "the gross salary", "their age", "the calculated age".
-_KNOWN = r"\b(?:the|its|their|his|her|that|this)\s+(?:\w+\s+)?"
+_KNOWN = r"\b(?:the|its|their|his|her|that|this)\s+(?:\w+\s+){0,2}"
 # One word that names no one result: "the name", "the date" may be anything's.
 _VAGUE_FIELDS = {"name", "id", "date", "time", "type", "status", "data", "value", "result"}
 _VAGUE_FIELDS |= {"results", "location", "title", "url", "text", "message", "count", "total"}
