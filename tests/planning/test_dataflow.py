@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import pytest
+
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
 from toolweave.navigation.fields import best_field, output_fields
@@ -83,6 +85,15 @@ def plan(question: str, *steps: tuple[str, ToolSpec]) -> Plan:
 
 def link(question: str, *steps: tuple[str, ToolSpec]) -> tuple[Plan, list[str]]:
     return link_data_flow(plan(question, *steps), TOOLS, analyse(question, TODAY))
+
+
+def link_over(
+    tools: tuple[ToolSpec, ...], question: str, *steps: tuple[str, ToolSpec]
+) -> tuple[Plan, list[str]]:
+    """`link` over these tools alone."""
+    return link_data_flow(
+        plan(question, *steps), {t.key: t for t in tools}, analyse(question, TODAY)
+    )
 
 
 def test_a_producer_step_per_role_goes_in_front() -> None:
@@ -595,18 +606,16 @@ def test_an_id_the_user_cannot_know_is_looked_up_by_the_name_they_give() -> None
     overview = tool("music", "artist_overview", {"artistId": "string"}, {"bio": STRING})
     songs = tool("music", "search_song", {"query": "string"}, {"title": STRING})
     meeting = tool("calendar", "schedule_meeting", {"title": "string"})
-    tools = {t.key: t for t in (lookup, overview, songs, meeting)}
+    tools = (lookup, overview, songs, meeting)
     question = "Get details about the singer Ed Sheeran on Spotify"
-    linked, _ = link_data_flow(
-        plan(question, (question, overview)), tools, analyse(question, TODAY)
-    )
+    linked, _ = link_over(tools, question, (question, overview))
     assert [(s.tool, s.arguments) for s in linked.steps] == [
         ("artist_id_by_name", {"name": "Ed Sheeran"}),
         ("artist_overview", {"artistId": "{{s1.result.artist_id}}"}),
     ]
     # A title is no id: no song is searched for John to give the meeting one.
     question = "Schedule a meeting with John"
-    linked, _ = link_data_flow(plan(question, (question, meeting)), tools, analyse(question, TODAY))
+    linked, _ = link_over(tools, question, (question, meeting))
     assert [s.tool for s in linked.steps] == ["schedule_meeting"]
 
 
@@ -621,9 +630,7 @@ def test_a_named_result_is_text_only_where_text_is_meant_to_go() -> None:
         ("Create an invoice for 'ACME' with an amount of 10", INVOICE),
         ("bill the invoice id", client),
     )
-    linked, _ = link_data_flow(
-        plan(question, *steps), TOOLS | {client.key: client}, analyse(question, TODAY)
-    )
+    linked, _ = link_over((*ALL, client), question, *steps)
     assert linked.steps[1].arguments == {}  # an invoice id is no client's name
 
 
@@ -633,38 +640,40 @@ def test_a_record_of_the_same_name_is_no_text_value() -> None:
     news = tool("covid", "get_news", {"location": "string"})
     code = {"type": "string", "description": "ISO 3166-2 location code"}
     news.input_schema["properties"]["location"] = code
-    tools = {t.key: t for t in (stats, news)}
     question = "Get COVID-19 stats for France and the news there"
     steps = (("Get COVID-19 stats for France", stats), ("the news there", news))
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    linked, _ = link_over((stats, news), question, *steps)
     assert linked.steps[1].arguments == {}
 
 
-def test_the_first_of_a_list_result_is_its_first_item() -> None:
-    recipes = tool("food", "search_recipes", {"diet": "string"}, {"recipes": {"type": "array"}})
-    sentiment = tool("nlp", "analyze_sentiment", {"text": "string"}, {"sentiment": STRING})
-    tools = {t.key: t for t in (recipes, sentiment)}
-    question = "Search for vegan recipes and do a sentiment analysis of the first recipe"
-    steps = (
-        ("Search for vegan recipes", recipes),
-        ("do a sentiment analysis of the first recipe", sentiment),
-    )
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[1].arguments == {"text": "{{s1.result.recipes.0}}"}
+RECIPES = tool("food", "search_recipes", {"diet": "string"}, {"recipes": {"type": "array"}})
+SENTIMENT = tool("nlp", "analyze_sentiment", {"text": "string"}, {"sentiment": STRING})
+TRANSLATE = tool("nlp", "translate_text", {"text": "string"}, {"translated_text": STRING})
+GRAMMAR = tool("nlp", "check_grammar", {"sentence": "string"}, {"corrected": STRING})
 
 
-def test_a_result_named_by_what_was_done_to_it_is_that_tools_output() -> None:
-    translate = tool("nlp", "translate_text", {"text": "string"}, {"translated_text": STRING})
-    grammar = tool("nlp", "check_grammar", {"sentence": "string"}, {"corrected": STRING})
-    tools = {t.key: t for t in (translate, grammar)}
-    question = "Translate 'Hello, how are you?' to Spanish and check the translated sentence"
-    steps = (
-        ("Translate 'Hello, how are you?' to Spanish", translate),
-        ("check the translated sentence", grammar),
-    )
-    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
-    assert linked.steps[0].arguments == {}  # the step agent gives the text
-    assert linked.steps[1].arguments == {"sentence": "{{s1.result.translated_text}}"}
+@pytest.mark.parametrize(
+    ("first", "then", "expected"),
+    [
+        # the first of a list result is its first item
+        (
+            ("Search for vegan recipes", RECIPES),
+            ("do a sentiment analysis of the first recipe", SENTIMENT),
+            {"text": "{{s1.result.recipes.0}}"},
+        ),
+        # a result named by what was done to it is that tool's output
+        (
+            ("Translate 'Hello, how are you?' to Spanish", TRANSLATE),
+            ("check the translated sentence", GRAMMAR),
+            {"sentence": "{{s1.result.translated_text}}"},
+        ),
+    ],
+)
+def test_a_result_named_in_its_own_words_is_referenced(
+    first: tuple[str, ToolSpec], then: tuple[str, ToolSpec], expected: dict[str, str]
+) -> None:
+    linked, _ = link_over((first[1], then[1]), f"{first[0]} and {then[0]}", first, then)
+    assert linked.steps[1].arguments == expected
 
 
 def test_no_producer_step_gives_a_record_for_one_value() -> None:
@@ -672,22 +681,16 @@ def test_no_producer_step_gives_a_record_for_one_value() -> None:
     posts = tool("social", "user_posts", {"username": "string"}, {"location": record})
     news = tool("covid", "get_news", {"location": "string"})
     news.input_schema["properties"]["location"] = {"description": "ISO 3166-2 location code"}
-    tools = {t.key: t for t in (posts, news)}
     question = "Get the COVID-19 news for France"
-    linked, notes = link_data_flow(
-        plan(question, (question, news)), tools, analyse(question, TODAY)
-    )
+    linked, notes = link_over((posts, news), question, (question, news))
     assert [s.tool for s in linked.steps] == ["get_news"] and notes == []
 
 
 def test_what_the_clause_is_about_is_made_first_by_the_tool_that_gives_it() -> None:
     news = tool("news", "get_news", {}, {"headlines": {"type": "array"}})
     sentiment = tool("nlp", "analyze_sentiment", {"text": "string"}, {"sentiment": STRING})
-    tools = {t.key: t for t in (news, sentiment)}
     question = "Analyze the sentiment of the latest news headlines"
-    linked, notes = link_data_flow(
-        plan(question, (question, sentiment)), tools, analyse(question, TODAY)
-    )
+    linked, notes = link_over((news, sentiment), question, (question, sentiment))
     assert [(s.tool, s.arguments) for s in linked.steps] == [
         ("get_news", {}),
         ("analyze_sentiment", {"text": "{{s1.result.headlines}}"}),
@@ -695,7 +698,5 @@ def test_what_the_clause_is_about_is_made_first_by_the_tool_that_gives_it() -> N
     assert notes == ["added s1 (news.get_news) to give s2 its text"]
     # Only a thing the clause is "of" is made: here the headlines are what it analyses.
     question = "Analyze the latest news headlines"
-    linked, _ = link_data_flow(
-        plan(question, (question, sentiment)), tools, analyse(question, TODAY)
-    )
+    linked, _ = link_over((news, sentiment), question, (question, sentiment))
     assert [s.tool for s in linked.steps] == ["analyze_sentiment"]
