@@ -456,3 +456,18 @@ def test_the_next_clause_takes_the_tool_the_step_before_feeds() -> None:
     graph = ToolGraph.derived([find, bus_ticket, event_ticket])
     assert graph.feeds(find.key, bus_ticket.key) and not graph.feeds(find.key, event_ticket.key)
     assert chosen(graph) == ["buy_bus_ticket"]  # the step agent cannot go back to the events
+
+
+def test_a_request_for_the_subfolders_too_goes_to_a_tool_that_goes_down_into_them() -> None:
+    listing = tool("list_directory", {"path": STRING}, read_only=True).model_copy(
+        update={"description": "Get a detailed listing of all files and directories in a path."}
+    )
+    tree = tool("directory_tree", {"path": STRING}, read_only=True).model_copy(
+        update={"description": "Get a recursive tree view of files and directories."}
+    )
+    # As ranked on the official filesystem server: the listing first.
+    ranked = ((listing, 0.45), (tree, 0.39))
+    assert bound("show me everything under /srv/projects, subfolders included", *ranked) == (
+        "directory_tree"
+    )
+    assert bound("show me everything in /srv/projects", *ranked) == "list_directory"

@@ -828,11 +828,26 @@ _EXTENSION = re.compile(
     r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files?\b",  # "every csv file"
     re.IGNORECASE,
 )
+# A request for everything below a folder ("incl. subfolders"), or under a path.
+_RECURSION_ASKED = re.compile(
+    r"\b(?:anywhere|everywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b", re.I
+)
 _BELOW = re.compile(
-    r"\b(?:anywhere|everywhere|recursive(?:ly)?|sub-?(?:folders?|directories|dirs))\b"
-    r"|\bunder\s+(?=[/~])",  # "files with notes in the name under /srv"
+    rf"{_RECURSION_ASKED.pattern}|\bunder\s+(?=[/~])",  # "files with notes in the name under /srv"
     re.I,
 )
+
+
+# A tool that says it goes down into subfolders.
+_RECURSIVE = re.compile(r"\brecursive(?:ly)?\b", re.IGNORECASE)
+
+
+def recursion_asked(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause asks for what is in the subfolders too ("csv files under /srv? incl.
+    subfolders") of a tool whose description says it goes down into them (`search_files`,
+    `directory_tree`; not `list_directory`, which lists one folder)."""
+    asked = _RECURSION_ASKED.search(without_values(clause))
+    return bool(asked and _RECURSIVE.search(" ".join(sentences(tool.description)[:1])))
 
 
 # "anything with "draft" in its name", "files whose name contains draft": a word of the name.

@@ -25,6 +25,7 @@ from toolweave.language.binding import (
     misses_the_table,
     other_kind_of_path,
     points_at_missing,
+    recursion_asked,
     rewrites_whole,
     values_of,
 )
@@ -284,6 +285,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # A folder for a tool named for folders counts as much; a page pointed at and not given
     # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
     said = folder_for_folders(tool, clause) + points_at_missing(tool, clause)
+    said += recursion_asked(tool, clause)  # "incl. subfolders": a tool that goes down into them
     evidence, nouns = VALUE_WEIGHT * (feasible - wrong_path + said), 0.0
     # A change none of whose values the clause gives, or a sum with no numbers to add ("sum the
     # amount column of orders"; "add these two numbers" points at numbers: the user is asked).
