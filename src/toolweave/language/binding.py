@@ -282,8 +282,7 @@ def _counts_in_context(
         if best is None or scores[best] < 1 or (kinds[best] == "percent") != number.percent:
             continue
         numbers.remove(number)
-        value = int(number.value) if number.value.is_integer() else number.value
-        bound[best] = (value, _span(number))
+        bound[best] = (_plain(number), _span(number))
     return bound
 
 
@@ -404,6 +403,7 @@ def _labels(label: str, text: str, span: Span) -> bool:
 
 
 def _plain(value: Any) -> Any:
+    """A number as the value it is (3, not 3.0); anything else as it is."""
     if isinstance(value, Number):
         return int(value.value) if value.value.is_integer() else value.value
     return value
@@ -761,8 +761,7 @@ def _extract_one(
             if kind == "integer" and not number.value.is_integer():
                 continue
             found_numbers.remove(number)
-            value = int(number.value) if number.value.is_integer() else number.value
-            return value, _span(number)
+            return _plain(number), _span(number)
         return None, None
     if kind in ("unit_from", "unit_to"):
         if not values.conversions:

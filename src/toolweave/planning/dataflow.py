@@ -366,9 +366,12 @@ class _Linker:
             return Match(_field(tool, trusted[0]), "")
         if schema and weights.get(schema.field.path, NEUTRAL) < NEUTRAL:
             return None
-        user = self.tool_of(consumer)
-        kind = json_type(_properties(user).get(name, {})) if user else "string"
-        return schema if schema and _fits(kind, schema.field.kind) else None
+        return schema if schema and _fits(self._type(consumer, name), schema.field.kind) else None
+
+    def _type(self, step: Step, name: str) -> str:
+        """The JSON type of the step's parameter (text when its tool is unknown)."""
+        tool = self.tool_of(step)
+        return json_type(_properties(tool).get(name, {})) if tool else "string"
 
     def _mentioned(
         self, producer: Step, clause: str, kind: str, links: _Links
@@ -422,8 +425,7 @@ class _Linker:
         """A new step with a connected tool that the graph says outputs `name` and whose inputs
         the clause gives, or None."""
         order = {key: n for n, key in enumerate(self.tools)}
-        user = self.tool_of(step)
-        kind = json_type(_properties(user).get(name, {})) if user else "string"
+        kind = self._type(step, name)
         options = []
         for edge, weight in self.graph.producers(step.key, name, among=self.tools):
             tool = self.tools[edge.source]
