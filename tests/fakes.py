@@ -23,10 +23,14 @@ class ScriptedLLM:
     def __init__(self, *answers: str) -> None:
         self.answers = list(answers)
         self.calls: list[list[Message]] = []
+        self.schemas: list[dict[str, Any] | None] = []  # the schema each request was held to
         self.usage = Usage()
 
-    async def complete(self, messages: Sequence[Message], **_: Any) -> Completion:
+    async def complete(
+        self, messages: Sequence[Message], schema: dict[str, Any] | None = None, **_: Any
+    ) -> Completion:
         self.calls.append(list(messages))
+        self.schemas.append(schema)
         if not self.answers:
             raise LLMRequestError("the scripted LLM has no answer left")
         return Completion(text=self.answers.pop(0), model=self.name)

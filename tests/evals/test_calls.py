@@ -74,6 +74,15 @@ def test_bfcl_candidates_and_seal_catalogue() -> None:
 
 
 @needs_benchmarks
+def test_the_dev_and_test_halves_part_the_items() -> None:
+    whole = load_call_dataset("bfcl-parallel", BENCHMARKS)
+    dev = load_call_dataset("bfcl-parallel", BENCHMARKS, split="dev")
+    test = load_call_dataset("bfcl-parallel", BENCHMARKS, split="test")
+    ids = {c.id for c in dev.cases}
+    assert not ids & {c.id for c in test.cases} and dev.split == "dev"
+    assert ids | {c.id for c in test.cases} == {c.id for c in whole.cases}
+
+
 def test_a_limit_samples_the_same_items_every_time() -> None:
     first = load_call_dataset("bfcl-parallel", BENCHMARKS, limit=5)
     again = load_call_dataset("bfcl-parallel", BENCHMARKS, limit=5)
@@ -264,14 +273,16 @@ def test_seal_mismatches_say_what_was_wrong() -> None:
 
 
 def _row(name: str, score: float) -> CallRow:
-    return CallRow(name, "AST accuracy", 10, score, score, 10, 10, 0, 0, 1.0, 2.0, {})
+    return CallRow(name, "dev", "AST accuracy", 10, score, score, 10, 10, 0, 0, 1.0, 2.0, {})
 
 
 def test_markdown_adds_the_bfcl_overall_only_when_all_four_ran() -> None:
     rows = [_row(n, s) for n, s in zip(BFCL_CATEGORIES, (0.5, 0.25, 0.0, 1.0), strict=True)]
-    assert "| bfcl overall | AST, mean of 4 | | 0.438 |" in markdown(rows)
+    assert "| bfcl overall | dev | AST, mean of 4 |  | 0.438 |" in markdown(rows)
     assert "bfcl overall" not in markdown(rows[:3])
-    assert markdown(rows[:1]).splitlines()[2].startswith("| bfcl-simple | AST accuracy | 10 |")
+    assert (
+        markdown(rows[:1]).splitlines()[2].startswith("| bfcl-simple | dev | AST accuracy | 10 |")
+    )
 
 
 @pytest.fixture(scope="module")

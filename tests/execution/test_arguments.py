@@ -298,3 +298,27 @@ async def test_a_timezone_the_model_writes_is_one_the_request_names() -> None:
     llm = ScriptedLLM('{"timezone": "Europe/Paris", "people": ["Ann"]}')
     filled = await fill_arguments(event, c("plan a call at noon in Lyon with Ann"), llm)
     assert filled.arguments["timezone"] == "Europe/Paris" and filled.problem is None
+
+
+async def test_the_model_chooses_a_name_among_the_requests_phrases() -> None:
+    """Seen on BFCL: the 135M model typed "Buddhist" for Buddhism, "Ronaldo's matches" for
+    Ronaldo; held to the request's phrases it can only copy one of them."""
+    info = tool(
+        {
+            "religion": {"type": "string", "description": "Name of the religion."},
+            "sql": {"type": "string", "description": "The SQL query to run."},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        ["religion", "sql", "tags"],
+    )
+    answer = '{"religion": "Tibetan Buddhism", "sql": "SELECT 1", "tags": ["Asia"]}'
+    llm = ScriptedLLM(answer)
+    filled = await fill_arguments(info, c("the full history of Tibetan Buddhism in Asia"), llm)
+    sampled = (llm.schemas[0] or {})["properties"]
+    choices = sampled["religion"]["enum"]
+    assert "Tibetan Buddhism" in choices and "full history" in choices
+    assert not any(p.split()[0] in ("the", "of", "in") for p in choices)
+    assert sampled["tags"]["items"]["enum"] == choices
+    assert "enum" not in sampled["sql"]  # a statement the model writes is not copied
+    assert filled.arguments["religion"] == "Tibetan Buddhism"
+    assert filled.origins["religion"] == "chosen"

@@ -748,3 +748,56 @@ def test_the_maker_of_a_work_is_named_after_by(text: str, artist: str) -> None:
     schema = required(artist="string", title="string")
     assert bound(schema, text) == {"artist": artist, "title": text.split("'")[1]}
     assert bound(required(title="string"), "a song by Queen") == {}
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        # The words after a number say what it measures, whatever the schema's order.
+        (
+            required(daily_miles="number", meat_meals_per_week="number", annual_trash="number"),
+            "I drive 20 miles a day, produce 500 lbs of trash, and eat 3 meat meals a week",
+            {"daily_miles": 20, "meat_meals_per_week": 3, "annual_trash": 500},
+        ),
+        # A required parameter named by the words wins over an optional one named alike.
+        (
+            {
+                "properties": {
+                    "present_value": {"type": "number"},
+                    "compounds_per_year": {"type": "integer"},
+                    "years": {"type": "integer"},
+                },
+                "required": ["present_value", "years"],
+            },
+            "a $5000 investment for a term of 10 years",
+            {"present_value": 5000, "years": 10},
+        ),
+        # "base 6 and height 10": "and" ends what a number's words say.
+        (
+            required(height="number", base="number"),
+            "a triangle with base 6 and height 10",
+            {"base": 6, "height": 10},
+        ),
+        # As near to two parameters: the schema's order decides, as before.
+        (
+            required(length="number", height="number"),
+            "a wall of 30 feet by 12 feet",
+            {"length": 30, "height": 12},
+        ),
+    ],
+)
+def test_a_number_goes_to_the_parameter_the_words_around_it_name(
+    schema: dict[str, Any], text: str, expected: dict[str, Any]
+) -> None:
+    assert bound(schema, text) == expected
+
+
+def test_a_percentage_is_a_fraction_only_where_the_parameter_takes_one() -> None:
+    decimal = {"type": "number", "description": "The annual rate as a decimal, 5% is 0.05."}
+    plain = {"type": "number", "description": "The annual interest rate."}
+    text = "an interest rate of 5%"
+    assert bound({"properties": {"rate": decimal}, "required": ["rate"]}, text) == {"rate": 0.05}
+    assert bound({"properties": {"rate": plain}, "required": ["rate"]}, text) == {"rate": 5}
+    chance = {"type": "number", "description": "Chance of success."}
+    schema = {"properties": {"probability": chance}, "required": ["probability"]}
+    assert bound(schema, "a 30% chance") == {"probability": 0.3}

@@ -12,7 +12,7 @@ from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
 from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
 from toolweave.language.parameters import is_statement
-from toolweave.language.spans import ground, snap, written_from
+from toolweave.language.spans import ground, phrases, snap, written_from
 from toolweave.language.values import read_values
 from toolweave.types import ToolSpec
 
@@ -250,3 +250,11 @@ def test_quotes_listed_as_lines_are_one_text_a_line_each() -> None:
         assert [q.value for q in read_values(text, TODAY).quoted] == [lines]
     # two texts for two things are two
     assert [q.value for q in read_values("add 'x' and 'y' to Bob", TODAY).quoted] == ["x", "y"]
+
+
+def test_the_phrases_a_value_may_be_copied_from() -> None:
+    found = phrases("What was Albert Einstein's role? Ask Mr. X in Washington D.C. or The Hague.")
+    assert {"Albert Einstein", "Mr. X", "Washington D.C.", "The Hague"} <= set(found)
+    # No phrase starts or ends with a small word, or runs across punctuation.
+    assert not any(p.split()[0].lower() in ("the", "in", "or") and p != "The Hague" for p in found)
+    assert not any("role" in p and "Ask" in p for p in found) and "What was" not in found

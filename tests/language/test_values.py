@@ -341,3 +341,33 @@ def test_the_text_after_a_file_and_a_colon_is_written() -> None:
     assert [q.value for q in ex.said_in("new file /a/p.txt: passport, charger")] == [
         "passport, charger"
     ]
+
+
+def test_a_number_with_its_unit_written_against_it_or_a_scale_word_after_it() -> None:
+    text = "from 300K to 400K, 5J/K, a 5m wall at 440Hz; 50 million USD and 2.5 billion people"
+    assert [n.value for n in ex.numbers(text)] == [300, 400, 5, 5, 440, 50e6, 2.5e9]
+    # Other letters against a number make a name or an ordinal, no number.
+    assert ex.numbers("mp3 3x v2 5th the 1990s") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("from 2023 April 4th to April 8th", ["2023-04-04", "2023-04-08"]),
+        ("from April 4th to April 8th, 2024", ["2024-04-04", "2024-04-08"]),
+        ("on March 3", ["2026-03-03"]),
+    ],
+)
+def test_a_day_without_a_year_takes_the_year_written_nearest_it(
+    text: str, dates: list[str]
+) -> None:
+    assert ex.dates(text, TODAY) == dates
+
+
+def test_a_city_the_timezone_table_knows_is_its_whole_name() -> None:
+    """Seen on BFCL: "two cities, New York and Los Angeles" gave the places "New" and "Los"."""
+    assert ex.places("between two cities, New York and Los Angeles, by train") == [
+        "New York",
+        "Los Angeles",
+    ]
+    assert ex.places("the distance between New York City and Boston") == ["New York City"]

@@ -26,6 +26,13 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the metrics as J
 SampleOption = Annotated[
     int | None, typer.Option(help="At most this many items per dataset (seeded sample).")
 ]
+SplitOption = Annotated[
+    str | None,
+    typer.Option(
+        help="dev (tune on it) or test (only report it): a seeded half of each dataset; "
+        "default: all items."
+    ),
+]
 
 
 @eval_app.command("retrieval")
@@ -129,6 +136,7 @@ def eval_calls(
             "(default: all five)."
         ),
     ] = None,
+    split: SplitOption = None,
     limit: SampleOption = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
@@ -146,6 +154,7 @@ def eval_calls(
                 list(datasets or DATASETS),
                 make_llm(settings.llm),
                 ranker,
+                split=split,
                 limit=limit,
                 on_progress=progress,
             )
@@ -174,13 +183,7 @@ def eval_plans(
             "schema.",
         ),
     ] = None,
-    split: Annotated[
-        str | None,
-        typer.Option(
-            help="dev (tune on it) or test (only report it): a seeded half of each "
-            "subset; default: all items."
-        ),
-    ] = None,
+    split: SplitOption = None,
     limit: SampleOption = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,

@@ -35,7 +35,7 @@ from typing import Any
 from toolweave.catalog.sources import load_catalogue
 from toolweave.errors import InputError
 from toolweave.evals.ast_match import Answer, Call, Mismatch, check_calls, toolshed_score
-from toolweave.evals.datasets import read_file
+from toolweave.evals.datasets import read_file, seeded_half
 from toolweave.evals.ranking import ToolRanker
 from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
@@ -64,6 +64,7 @@ BFCL_JSON_TYPES = {
     "array": "array",
 }
 SCHEMA_KEYS = {"description", "enum", "default", "format", "minimum", "maximum", "required"}
+SEED = 20  # of the dev/test halves: neither has a development split of its own
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class CallDataset:
     metric: str
     cases: list[CallCase]
     score: Scorer
+    split: str = "all"
 
 
 @dataclass
@@ -107,6 +109,7 @@ class CaseResult:
 @dataclass
 class CallRow:
     dataset: str
+    split: str
     metric: str
     items: int
     score: float  # mean over the items
@@ -122,8 +125,9 @@ class CallRow:
 
 
 def load_call_dataset(
-    name: str, root: Path, *, limit: int | None = None, seed: int = 0
+    name: str, root: Path, *, split: str | None = None, limit: int | None = None, seed: int = 0
 ) -> CallDataset:
+    """The dataset's items, or the `split` half of them (seeded), or `limit` sampled from those."""
     if name not in DATASETS:
         raise InputError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
     if not root.is_dir():
@@ -132,6 +136,9 @@ def load_call_dataset(
             "set TOOLWEAVE_BENCHMARKS_DIR or the benchmarks_dir setting"
         )
     dataset = load_seal_calls(root) if name == "seal-calls" else load_bfcl(root, name)
+    if split is not None:
+        dataset.cases = seeded_half(dataset.cases, split, SEED, lambda c: c.id)
+        dataset.split = split
     if limit is not None and limit < len(dataset.cases):
         dataset.cases = random.Random(seed).sample(dataset.cases, limit)
     return dataset
@@ -293,6 +300,7 @@ def _row(
     count = max(len(results), 1)
     return CallRow(
         dataset=dataset.name,
+        split=dataset.split,
         metric=dataset.metric,
         items=len(results),
         score=round(sum(r.score for r in results) / count, 4),
@@ -317,17 +325,19 @@ def bfcl_overall(rows: list[CallRow]) -> float | None:
 
 
 def markdown(rows: list[CallRow]) -> str:
-    header = ["dataset", "metric", "items", "score", "exact", "gold calls", "predicted calls"]
+    header = ["dataset", "split", "metric", "items", "score", "exact", "gold calls"]
+    header += ["predicted calls"]
     header += ["LLM calls", "argument problems", "p50 ms", "p95 ms", "top mismatches"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
         top = ", ".join(f"{kind} {n}" for kind, n in list(r.mismatches.items())[:3])
-        cells = [r.dataset, r.metric, str(r.items), f"{r.score:.3f}", f"{r.exact:.3f}"]
+        cells = [r.dataset, r.split, r.metric, str(r.items), f"{r.score:.3f}", f"{r.exact:.3f}"]
         cells += [str(r.gold_calls), str(r.predicted_calls), str(r.llm_calls)]
         cells += [str(r.argument_problems), f"{r.latency_p50_ms:.0f}", f"{r.latency_p95_ms:.0f}"]
         lines.append("| " + " | ".join([*cells, top]) + " |")
     if (overall := bfcl_overall(rows)) is not None:
-        lines.append(f"| bfcl overall | AST, mean of 4 | | {overall:.3f} |" + " |" * 8)
+        cells = ["bfcl overall", rows[0].split, "AST, mean of 4", "", f"{overall:.3f}"]
+        lines.append("| " + " | ".join(cells) + " |" + " |" * 8)
     return "\n".join(lines)
 
 
@@ -337,14 +347,16 @@ async def run_call_eval(
     llm: LLM,
     ranker: ToolRanker,
     *,
+    split: str | None = None,
     limit: int | None = None,
     on_progress: Progress = lambda *_: None,
     today: date | None = None,
 ) -> list[CallRow]:
-    """One row per dataset, in that order; `limit` items sampled per dataset (seed 0)."""
+    """One row per dataset, in that order; of the `split` half (default: all items), `limit`
+    items sampled per dataset (seed 0)."""
     rows = []
     for name in datasets:
-        dataset = load_call_dataset(name, benchmarks_dir, limit=limit)
+        dataset = load_call_dataset(name, benchmarks_dir, split=split, limit=limit)
         rows.append(
             await evaluate_calls(
                 dataset, llm, ranker, today=today or date.today(), on_progress=on_progress

@@ -30,7 +30,7 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.records import names_in
-from toolweave.language.spans import HIDDEN, ground, snap, written_from
+from toolweave.language.spans import HIDDEN, ground, phrases, snap, written_from
 from toolweave.language.sql import ROW_CHANGES, row_change_asked
 from toolweave.language.text import readable_name
 from toolweave.language.values import blank_spans
@@ -120,6 +120,13 @@ async def _fill_with_llm(
         "required": missing,
         "additionalProperties": False,
     }
+    sampled = {
+        **sub_schema,
+        "properties": {
+            n: _copied(n, properties.get(n, {}), _words_for(tool, n, clause, filled))
+            for n in missing
+        },
+    }
     messages = load_prompt("fill_arguments").messages(
         tool=tool.name,
         description=tool.description or readable_name(tool.name),
@@ -128,13 +135,36 @@ async def _fill_with_llm(
         parameters=describe_parameters(sub_schema),
     )
     try:
-        values = await complete_json(llm, messages, sub_schema)
+        values = await complete_json(llm, messages, sub_schema, sampled=sampled)
     except LLMError as exc:
         filled.llm_error = str(exc)
         return
     for name in missing:
         if name in values:
             _put_proposal(filled, name, values[name], _words_for(tool, name, clause, filled))
+
+
+# What a value copied from the request may be: a name, a place, a thing, a path; not a
+# statement, a pattern or a classification the model writes (`may_be_written`), nor a date.
+_COPIED_KINDS = LOCATOR_KINDS | {"string", "query", "place"}
+
+
+def _copied(name: str, prop: dict[str, Any], text: str) -> dict[str, Any]:
+    """The parameter's schema, a string of it narrowed to the request's phrases where the
+    value is one the user gives: the model chooses a span, it does not type one ("Louvre
+    Museum", not "Louvre"; "Buddhism", not "Buddhist religion")."""
+    array = json_type(prop) == "array"
+    target = (prop.get("items") or {}) if array else prop
+    if (
+        json_type(target) != "string"
+        or "enum" in target
+        or param_kind(name, target) not in _COPIED_KINDS
+        or may_be_written(name, prop)
+        or not (choices := phrases(text))
+    ):
+        return prop
+    narrowed = {**target, "enum": choices}
+    return {**prop, "items": narrowed} if array else narrowed
 
 
 def _words_for(tool: ToolSpec, name: str, clause: Clause, filled: Filled) -> str:

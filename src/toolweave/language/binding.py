@@ -126,6 +126,9 @@ def extract_arguments(
         filled.put(name, value, "extracted", span)
     optional = {n: p for n, p in properties.items() if n not in required}
     counts = [*found_numbers, *number_words(text)]  # "the first three lines"
+    measured = _measured(properties, required - filled.arguments.keys(), kinds, text, counts)
+    for name, (value, span) in measured.items():
+        filled.put(name, value, "extracted", span)
     for name, (value, span) in _counts_in_context(optional, kinds, text, counts).items():
         filled.put(name, value, "extracted", span)
     found_numbers = [n for n in found_numbers if n in counts]  # those no count took
@@ -179,7 +182,38 @@ def extract_arguments(
                 filled.put(name, named[0].value, "extracted", _span(named[0]))
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
+    _percents_as_fractions(filled, properties, kinds, values.numbers)
     return filled
+
+
+# A percentage is passed as a fraction where the parameter says it takes one: "as a decimal",
+# a probability, a default or maximum below 1 ("Default is 0.9").
+_AS_FRACTION = re.compile(r"\b(?:decimal|fraction|between 0 and 1|0 to 1)\b", re.IGNORECASE)
+_BELOW_ONE = re.compile(r"(?<![\d.])0?\.\d+\b")
+
+
+def _takes_fraction(name: str, prop: dict[str, Any]) -> bool:
+    description = prop.get("description", "")
+    limits = [prop.get(k) for k in ("default", "maximum")]
+    return bool(
+        _AS_FRACTION.search(description)
+        or {"probability", "prob"} & set(readable_name(name).split())
+        or any(isinstance(v, (int, float)) and 0 < v < 1 for v in limits)
+        or (_BELOW_ONE.search(description) and "percent" not in description.lower())
+    )
+
+
+def _percents_as_fractions(
+    filled: Filled, properties: dict[str, Any], kinds: dict[str, str], numbers: list[Number]
+) -> None:
+    """A percentage given to a parameter that takes a fraction, as that fraction: "an annual
+    interest rate of 5%" is 0.05 where the rate is "as a decimal", 5 where nothing says so."""
+    percents = {(n.start, n.end): n.value for n in numbers if n.percent}
+    for name, span in filled.spans.items():
+        at = (span.start, span.end)
+        fraction = _takes_fraction(name, properties.get(name, {}))
+        if at in percents and kinds.get(name) == "number" and fraction:
+            filled.arguments[name] = round(percents[at] / 100, 10)
 
 
 def _without(schema: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
@@ -256,7 +290,7 @@ def _counts_in_context(
     gives duration=12."""
     bound: dict[str, Found] = {}
     for number in list(numbers):
-        before = _stems(" ".join(_words(text[: number.start])[-1:]))
+        before = _stems(" ".join(_words(text[: number.start])[-1:])) - _BLANK_WORDS
         # "duration 2, steps 4": a word after a comma names the next number, not this one;
         # nor does a path's ("tail -n 2 /srv/a.log").
         rest = text[number.end :]
@@ -284,6 +318,72 @@ def _counts_in_context(
         numbers.remove(number)
         bound[best] = (_plain(number), _span(number))
     return bound
+
+
+# Words around a number that say nothing of what it measures.
+_BLANK_WORDS = {"a", "an", "the", "of", "is", "are", "be", "to", "at", "as", "with", "its", "it"}
+_BLANK_WORDS |= {"and", "or", "in", "for", "on", "by", "from", "that", "this", "which", "if"}
+_BLANK_WORDS |= {"value", "number", "given", "default", "not", "specified", "e", "g", "i"}
+_NEXT_ITEM = {"and", "or", "but", "with", "while", "then", "where", "whereas"}
+_NUMBER_SIDE = re.compile(r"[^\W\d]+(?:['’]\w+)?|[,;.:!?()]|\d")
+
+
+def _measured(
+    properties: dict[str, Any],
+    required: Collection[str],
+    kinds: dict[str, str],
+    text: str,
+    numbers: list[Number],
+) -> dict[str, Found]:
+    """Required numbers the words around them give to one parameter more than to any other:
+    "3 meat meals a week and 500 lbs of trash" give meat_meals_per_week=3 and
+    annual_trash_weight=500, "a term of 10 years" years=10 (not compounds_per_year), whatever
+    the schema's order. A number as near to two parameters is left to the order."""
+    numeric = {n: p for n, p in properties.items() if kinds[n] in NUMERIC_KINDS}
+    named = {n: _stems(readable_name(n)) - _BLANK_WORDS for n in numeric}
+    described = {n: _stems(p.get("description", "")) - _BLANK_WORDS for n, p in numeric.items()}
+    ranked = []
+    for number in numbers:
+        near = _beside(text, number)
+        scores = {
+            n: 2 * _overlap(near, named[n]) + _overlap(near, described[n]) + 0.5 * (n in required)
+            for n in numeric
+            if kinds[n] != "integer" or number.value.is_integer()
+        }
+        best = sorted(scores.items(), key=lambda item: -item[1])[:2]
+        if best and best[0][1] >= 1 and (len(best) == 1 or best[0][1] > best[1][1]):
+            ranked.append((best[0][1], number, best[0][0]))
+    bound: dict[str, Found] = {}
+    for _, number, name in sorted(ranked, key=lambda r: -r[0]):
+        free = name in required and name not in bound and number in numbers
+        if free and (kinds[name] == "percent") == number.percent:
+            numbers.remove(number)
+            bound[name] = (_plain(number), _span(number))
+    return bound
+
+
+def _beside(text: str, number: Number) -> set[str]:
+    """The words right before a number and right after it, up to a punctuation mark or another
+    number: "of 300 kelvin" gives {"300", "kelvin"}'s neighbours {"of", "kelvin"} less blanks."""
+    before = _NUMBER_SIDE.findall(text[max(0, number.start - 40) : number.start])[::-1]
+    after = _NUMBER_SIDE.findall(text[number.end : number.end + 40])
+    words: set[str] = set()
+    for side in (before[:3], after[:3]):
+        for token in side:
+            if not token[0].isalpha() or token.lower() in _NEXT_ITEM:
+                break
+            words |= _stems(token)
+    return words - _BLANK_WORDS
+
+
+def _overlap(words: set[str], others: set[str]) -> int:
+    """How many words are alike: the same stem, or one cut short ("temp", "temperature")."""
+    return sum(any(_alike(w, o) for o in others) for w in words)
+
+
+def _alike(word: str, other: str) -> bool:
+    short, long = sorted((word, other), key=len)
+    return short == long or (len(short) >= 4 and long.startswith(short))
 
 
 # Between a parameter's name and the value it labels: "encryption key '12345'", "a tax rate of

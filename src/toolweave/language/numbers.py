@@ -10,17 +10,28 @@ import re
 
 from toolweave.types import Number
 
+# A unit of measure written against its number ("300K", "5m", "440Hz", "4.18J/K", "0.01m²"): the
+# number stands; one with any other letters after it ("mp3", "3x", "v2", "5th") is no number.
+_GLUED_UNIT = (
+    r"(?:[kKMG]?Hz|[km]?m[²³23]?|cm[²³23]?|kg|mg|g|lbs?|ft|mph|kph|km/h|m/s²?|J/K|k?J|k?W|V|A|N|"
+    r"k?Pa|K|°[CF]|ms|GB|MB|KB|TB)(?![\w/])"
+)
 _NUMBER = re.compile(
     r"(?<![\w.:/])(?<!\w-)(?P<sign>[-−](?=\d))?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?![\w/]|:\S|-\d|,\d|\.\d)(?P<pct>\s*(?:%|percent\b|per cent\b))?",
+    rf"(?:(?=(?-i:{_GLUED_UNIT}))|(?![\w/]|:\S|-\d|,\d|\.\d))"
+    r"(?P<scale>\s+(?:thousand|million|billion|trillion)\b)?"
+    r"(?P<pct>\s*(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
 )
+_TIMES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def numbers(text: str) -> list[Number]:
     found = []
     for match in _NUMBER.finditer(text):
-        value = float(match["num"].replace(",", ""))
+        value = float(match["num"].replace(",", "")) * _TIMES.get(
+            (match["scale"] or "").strip().lower(), 1
+        )
         if match["sign"]:
             value = -value
         percent = bool(match["pct"])

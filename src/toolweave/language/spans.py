@@ -56,6 +56,49 @@ def _snap_in_parts(value: str, text: str) -> tuple[str, Span] | None:
     return None
 
 
+# Words a phrase a value is copied from neither starts nor ends with ("the", "of", "in").
+_EDGE_WORDS = set(
+    """a an the of in on at to for from with by and or but as is are was were be that this these
+    those it its me my i you your we our please can could would will what which who how when
+    where there their than then into about between some any all""".split()
+)
+# Where a run of words ends: punctuation, a hidden part, a full stop that ends no abbreviation.
+_TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Jr", "Sr", "Inc", "Ltd", "Co")
+_RUN_END = re.compile(
+    rf"[{HIDDEN},;:!?()\[\]{{}}\"“”]|\.(?=\s|$)(?<!\.\w\.)"
+    + "".join(rf"(?<!\b{title}\.)" for title in _TITLES)
+)
+_ABBREVIATION = re.compile(rf"\.\w\.$|^(?:{'|'.join(_TITLES)})\.$")
+_POSSESSIVE = re.compile(r"['’]s$")
+MAX_PHRASE_WORDS = 6
+MAX_PHRASES = 400  # a grammar over more alternatives costs more than a value is worth
+
+
+def phrases(text: str) -> list[str]:
+    """The phrases of `text` a value may be copied from, as written, each once: runs of up to
+    six words within a stretch the user wrote (`HIDDEN` parts and punctuation between words
+    end a run) that neither start nor end with a small word ("Treaty of Lisbon", "Mr. X",
+    "gluten-free", "Washington D.C."), a possessive's owner without its "'s"."""
+    found: dict[str, None] = {}
+    for run in _RUN_END.split(text):
+        words = [_trimmed(w) for w in run.split()]
+        for first, word in enumerate(words):
+            # "The" inside a sentence starts a name ("The Weeknd"); "the" starts none
+            if not word or (word.lower() in _EDGE_WORDS and not (first and word.istitle())):
+                continue
+            for last in range(first, min(first + MAX_PHRASE_WORDS, len(words))):
+                end = words[last]
+                if end and end.lower() not in _EDGE_WORDS:
+                    owner = _POSSESSIVE.sub("", end)  # "Albert Einstein's": Albert Einstein
+                    found.setdefault(" ".join([*words[first:last], owner]), None)
+    return list(found)[:MAX_PHRASES]
+
+
+def _trimmed(word: str) -> str:
+    word = word.strip("'‘’`*")
+    return word if _ABBREVIATION.search(word) or not word.endswith(".") else word.rstrip(".")
+
+
 def ground(value: Any, text: str, path: str = "") -> tuple[Any, list[str]]:
     """`value` with each string snapped to the text's words, and the paths ("entities.0.name")
     of the strings and numbers in it that do not stand in the text."""

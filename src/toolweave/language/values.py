@@ -552,7 +552,8 @@ _DATE = re.compile(
     r"|(?<![\w/.])(?P<slashed>\d{1,2}/\d{1,2}/\d{4})(?![\w/])"
     r"|\b(?P<rel>today|tomorrow|yesterday)\b"
     r"|\b(?P<next>next\s+)?(?P<weekday>" + "|".join(WEEKDAYS) + r")\b"
-    r"|\b" + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y1>\d{4}))?\b"
+    r"|\b(?:(?P<y0>\d{4})\s+)?"  # "2023 April 4th"
+     + _MONTH + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<y1>\d{4}))?\b"
     r"|\b(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
     + _MONTH.replace("month", "month2")
     + r"(?:,?\s+(?P<y2>\d{4}))?\b",
@@ -566,23 +567,28 @@ def dates(text: str, today: date) -> list[str]:
 
 
 def dates_in(text: str, today: date) -> list[DateValue]:
+    """The dates a text gives; a day and month without a year take the year the text writes
+    nearest them ("from 2023 April 4th to April 8th": both in 2023), else this year."""
+    matches = list(_DATE.finditer(text))
+    years = [(m.start(), int(y)) for m in matches if (y := m["y0"] or m["y1"] or m["y2"])]
     found = []
-    for match in _DATE.finditer(text):
+    for match in matches:
+        near = min(years, key=lambda y: abs(y[0] - match.start()), default=(0, today.year))[1]
         try:
-            iso = _date_text(match, today)
+            iso = _date_text(match, today, near)
         except ValueError:
             continue  # e.g. February 30
         found.append(DateValue(start=match.start(), end=match.end(), iso=iso))
     return found
 
 
-def _date_text(match: re.Match[str], today: date) -> str:
+def _date_text(match: re.Match[str], today: date, year: int | None = None) -> str:
     """The date in ISO form; one written with slashes as written: "01/02/2025" is a day of
     January or of February as its writer's country has it, which the text does not say."""
-    return match["slashed"] or _resolve_date(match, today).isoformat()
+    return match["slashed"] or _resolve_date(match, today, year or today.year).isoformat()
 
 
-def _resolve_date(match: re.Match[str], today: date) -> date:
+def _resolve_date(match: re.Match[str], today: date, year: int) -> date:
     if match["iso"]:
         return date.fromisoformat(match["iso"])
     if match["rel"]:
@@ -593,8 +599,8 @@ def _resolve_date(match: re.Match[str], today: date) -> date:
         return today + timedelta(days=ahead or 7)
     month = MONTHS[(match["month"] or match["month2"]).lower()]
     day = int(match["d1"] or match["d2"])
-    year = match["y1"] or match["y2"]
-    return date(int(year) if year else today.year, month, day)
+    written = match["y0"] or match["y1"] or match["y2"]
+    return date(int(written) if written else year, month, day)
 
 
 # Places that are not the last part of an IANA name, mapped to a representative zone.
@@ -730,12 +736,12 @@ def places_in(text: str) -> list[Place]:
     """Place names the text gives: a capitalised name after "in", "at", "for", "near"...,
     then any city the timezone table knows (which also finds them written in lower case)."""
     found = named_places(text)
-    for start, _end, _zone in _zone_spans(text):
-        name = re.match(r"[A-Za-z][\w/+-]*(?:\s+[A-Za-z][\w/+-]*)*", text[start:])
-        word = name.group().split()[0] if name else ""
-        if word and not any(word.lower() in f.name.lower() for f in found):
-            found.append(Place(start=start, end=start + len(word), name=word.title()))
-    return found
+    for start, end, _zone in _zone_spans(text):
+        name = text[start:end]  # the whole city name: "New York", "Los Angeles"
+        if not any(name.lower() in f.name.lower() for f in found):
+            title = name.title() if name.islower() else name
+            found.append(Place(start=start, end=end, name=title))
+    return sorted(found, key=lambda place: place.start)
 
 
 def named_places(text: str) -> list[Place]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from toolweave.errors import LLMError, ModelFileError
 from toolweave.models.base import Completion, Message, Usage
 from toolweave.models.bundled import SMOLLM2_GGUF, SPLIT_MODELS, locate, pulled
+
+GRAMMARS = 64  # compiled grammars kept for reuse
 
 
 def embedded_available() -> str | None:
@@ -51,7 +54,7 @@ class EmbeddedLLM:
         self.usage = Usage()
         self._llama: Any = None
         self._lock = threading.Lock()
-        self._grammars: dict[str, Any] = {}
+        self._grammars: OrderedDict[str, Any] = OrderedDict()  # the newest GRAMMARS
 
     def _model(self) -> Any:
         if self._llama is None:
@@ -78,7 +81,11 @@ class EmbeddedLLM:
         from llama_cpp import LlamaGrammar
 
         key = json.dumps(schema, sort_keys=True)
-        if key not in self._grammars:
+        if key in self._grammars:
+            self._grammars.move_to_end(key)
+        else:
+            if len(self._grammars) >= GRAMMARS:  # schemas narrowed to a request's phrases
+                self._grammars.popitem(last=False)
             try:
                 # In the schema's own property order: the grammar makes the model write the
                 # fields in that order, and "id" before "arguments" reads better than sorted.

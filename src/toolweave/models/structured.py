@@ -47,17 +47,22 @@ async def complete_json(
     *,
     max_tokens: int | None = None,
     temperature: float | None = None,
+    sampled: dict[str, Any] | None = None,
 ) -> Any:
-    """Ask for JSON matching `schema`; return the parsed, validated value."""
+    """Ask for JSON matching `schema`; return the parsed, validated value. `sampled`, a
+    narrower schema (strings limited to a few choices), holds the model's sampling where the
+    backend constrains it; the answer is still validated against `schema` alone, so a backend
+    that does not constrain gives what it gives, for the caller to judge."""
     try:
-        Draft202012Validator.check_schema(schema)
+        for each in (schema, sampled or schema):
+            Draft202012Validator.check_schema(each)
     except SchemaError as exc:
         raise LLMError(f"the requested output schema is itself invalid: {exc.message}") from None
     history = list(messages)
     text = ""
     for attempt in range(2):
         completion = await llm.complete(
-            history, schema=schema, max_tokens=max_tokens, temperature=temperature
+            history, schema=sampled or schema, max_tokens=max_tokens, temperature=temperature
         )
         text = completion.text
         value, problems = parse_json(text)
