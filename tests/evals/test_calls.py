@@ -25,12 +25,13 @@ from toolweave.evals.calls import (
     evaluate_calls,
     load_call_dataset,
     markdown,
+    predict,
     run_call_eval,
     score_bfcl,
     score_seal,
 )
 from toolweave.evals.ranking import ToolRanker
-from toolweave.models import Completion, Message
+from toolweave.models import Completion, Message, NoLLM
 from toolweave.models.llama_embedded import EmbeddedLLM, embedded_available
 from toolweave.models.onnx_embedder import OnnxEmbedder
 from toolweave.models.structured import schema_problems
@@ -310,3 +311,39 @@ async def test_run_call_eval_with_the_embedded_llm(llm: EmbeddedLLM, tmp_path: P
     assert 0.0 <= row.score <= 1.0 and row.latency_p95_ms >= row.latency_p50_ms > 0
     assert sum(row.mismatches.values()) == sum(r.score < 1 for r in row.results)
     assert ("bfcl-simple", 2, 3) in progress
+
+
+ENTROPY = {
+    "name": "calculate_entropy_change",
+    "description": "Calculate the entropy change of a process.",
+    "parameters": {
+        "type": "dict",
+        "properties": {
+            "initial_temp": {"type": "integer", "description": "The initial temperature."},
+            "final_temp": {"type": "integer", "description": "The final temperature."},
+            "heat_capacity": {"type": "float", "description": "The heat capacity."},
+        },
+        "required": ["initial_temp", "final_temp", "heat_capacity"],
+    },
+}
+
+
+async def test_a_several_call_question_makes_a_call_per_set_of_values(tmp_path: Path) -> None:
+    """Seen on BFCL parallel: a scene-setting sentence made a call of its own, a call's values
+    in two sentences made two half calls, and "the same" value was left out of the second."""
+    ranker = ToolRanker(EMBEDDER, tmp_path)
+    question = (
+        "Imagine you run a thermodynamics experiment. The process starts at an initial "
+        "temperature of 300 Kelvin and ends at a final temperature of 350 Kelvin. The heat "
+        "capacity is 4.18 J/K. Then a process starts at an initial temperature of 250 Kelvin "
+        "and ends at a final temperature of 260 Kelvin with the same heat capacity."
+    )
+    steps = await predict(question, [bfcl_tool(ENTROPY)], True, NoLLM(), ranker, TODAY)
+    assert [s.arguments for s in steps] == [
+        {"initial_temp": 300, "final_temp": 350, "heat_capacity": 4.18},
+        {"initial_temp": 250, "final_temp": 260, "heat_capacity": 4.18},
+    ]
+    # One question, one call: none of this happens outside the parallel categories.
+    one = await predict(question, [bfcl_tool(ENTROPY)], False, NoLLM(), ranker, TODAY)
+    assert len(one) == 1
+    ranker.close()

@@ -10,6 +10,7 @@ from toolweave.language.binding import (
     extract_arguments,
     feasibility,
     leaves_a_value,
+    listed_sets,
     locators_fill,
     misses_the_table,
     other_kind_of_path,
@@ -95,6 +96,15 @@ QUERY = {"properties": {"query": {"type": "string"}}, "required": ["query"]}
         ),
         (NAMED, "what did Alice tell Carol?", []),  # two names, no list
         (QUERY, "news on Alice and Carol", []),  # a search of words takes them together
+        # A list of numbers one value heads; the other values the same in each set.
+        (
+            {
+                "properties": {"loan_amount": {"type": "number"}, "loan_term": {"type": "integer"}},
+                "required": ["loan_amount", "loan_term"],
+            },
+            "a loan amount of $400,000 for a loan term of 15, 20 and 30 years",
+            [{"loan_amount": 400000, "loan_term": t} for t in (15, 20, 30)],
+        ),
     ],
 )
 def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]]) -> None:
@@ -801,3 +811,49 @@ def test_a_percentage_is_a_fraction_only_where_the_parameter_takes_one() -> None
     chance = {"type": "number", "description": "Chance of success."}
     schema = {"properties": {"probability": chance}, "required": ["probability"]}
     assert bound(schema, "a 30% chance") == {"probability": 0.3}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "text", "varied"),
+    [
+        ({"rate": 4, "term": 15}, "a rate of 4% and a term of 15, 20 and 30 years", [15, 20, 30]),
+        (
+            {"color": "navy"},
+            "the RGB values for navy, purple and maroon",
+            ["navy", "purple", "maroon"],
+        ),
+        (
+            {"empire": "Persian Empire"},
+            "the empires Persian Empire and Mauryan Empire with their history",
+            ["Persian Empire", "Mauryan Empire"],
+        ),
+        # No list: another argument's value, a verb and its object, a name and a common word.
+        ({"a": 17, "b": 25}, "add 17 and 25", []),
+        ({"city": "paris"}, "the weather in paris and tell me a joke", []),
+        ({"city": "Paris"}, "the weather in Paris and rain tomorrow", []),
+        ({"term": 15}, "a term of 15, 20 years", []),  # no "and" or "or": no list
+        ({"a": 3, "b": 4}, "sides of 3 and 4, 5 and 12", []),  # 4 ends a list, it heads none
+    ],
+)
+def test_a_value_that_heads_a_list_makes_a_call_per_item(
+    arguments: dict[str, Any], text: str, varied: list[Any]
+) -> None:
+    sets = listed_sets(arguments, text)
+    if not varied:
+        assert sets == []
+        return
+    name = next(n for n in arguments if sets[1][n] != arguments[n])
+    assert [s[name] for s in sets] == varied
+    assert all(s | {name: arguments[name]} == arguments for s in sets)
+
+
+def test_two_lists_make_a_call_per_pair() -> None:
+    sets = listed_sets(
+        {"genre": "rock", "city": "Paris"}, "rock and jazz concerts in Paris or Rome"
+    )
+    assert [(s["genre"], s["city"]) for s in sets] == [
+        ("rock", "Paris"),
+        ("rock", "Rome"),
+        ("jazz", "Paris"),
+        ("jazz", "Rome"),
+    ]

@@ -40,7 +40,7 @@ from toolweave.evals.ranking import ToolRanker
 from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language import clause_of
-from toolweave.language.binding import value_sets
+from toolweave.language.binding import listed_sets, value_sets
 from toolweave.language.clauses import split_clauses
 from toolweave.models.base import LLM
 from toolweave.types import Step, ToolSpec
@@ -238,8 +238,8 @@ async def predict(
     ranker: ToolRanker,
     today: date,
 ) -> list[Step]:
-    """The steps toolweave's step agent prepares for the question: one call each, or one per
-    value set when the clause lists several for its tool (`value_sets`)."""
+    """The steps toolweave's step agent prepares for the question: one call each, or in the
+    parallel categories one per clause and value set (`_parallel_calls`)."""
     texts = split_clauses(question) if parallel else [question]
     steps = []
     for i, (text, candidates) in enumerate(
@@ -256,13 +256,72 @@ async def predict(
         by_key = {c.tool.key: c.tool for c in candidates}
         await prepare_step(step, by_key, llm)
         tool = by_key.get(step.key)
-        sets = value_sets(tool.input_schema, clause) if parallel and tool else []
+        sets = []
+        if parallel and tool:
+            sets = value_sets(tool.input_schema, clause) or listed_sets(step.arguments, text)
         for n, arguments in enumerate(sets):
             copy = step.model_copy(update={"id": f"call-{i}.{n}", "arguments": arguments})
             await prepare_step(copy, {tool.key: tool} if tool else by_key, llm)
             steps.append(copy)
         steps.extend([] if sets else [step])
-    return steps
+    return await _parallel_calls(steps, {t.key: t for t in tools}, llm) if parallel else steps
+
+
+GIVEN = ("extracted", "plan")  # origins of the values a clause gave, not a model
+
+
+def _given(step: Step) -> dict[str, Any]:
+    return {n: v for n, v in step.arguments.items() if step.argument_origins.get(n) in GIVEN}
+
+
+async def _parallel_calls(steps: list[Step], tools: dict[str, ToolSpec], llm: LLM) -> list[Step]:
+    """The calls a several-call question makes of the clauses' steps. A clause that gives its
+    tool no value while another gives the same tool some sets the scene ("Imagine you are
+    observing two racing cars."): no call. A clause whose values complete the call before it
+    ("starts at 300 K and ends at 350 K. The heat capacity is 4.18 J/K.") joins it. A call
+    still missing a required value takes the one the last call of its tool was given ("the
+    same company", "a similar house"). A call changed so is prepared again, the model
+    filling only what no clause gave."""
+    valued = {s.key for s in steps if _given(s)}
+    calls: list[Step] = []
+    changed: set[str] = set()
+    for step in steps:
+        if not _given(step) and step.key in valued:
+            continue
+        before = calls[-1] if calls else None
+        if before is not None and before.key == step.key and _completes(before, step, tools):
+            _take(before, _given(step))
+            changed.add(before.id)
+            continue
+        calls.append(step)
+    for n, step in enumerate(calls):
+        last = next((c for c in reversed(calls[:n]) if c.key == step.key), None)
+        tool = tools.get(step.key)
+        if last is None or tool is None:
+            continue
+        missing = [r for r in tool.input_schema.get("required") or [] if r not in _given(step)]
+        if inherited := {r: v for r, v in _given(last).items() if r in missing}:
+            _take(step, inherited)
+            changed.add(step.id)
+    for step in calls:
+        if step.id in changed and (tool := tools.get(step.key)):
+            step.arguments, step.argument_origins = _given(step), {n: "plan" for n in _given(step)}
+            step.problem = None
+            await prepare_step(step, {tool.key: tool}, llm)
+    return calls
+
+
+def _completes(before: Step, step: Step, tools: dict[str, ToolSpec]) -> bool:
+    """Whether `step`'s values are ones the call before lacks, and it lacks some required."""
+    tool = tools.get(before.key)
+    had, gives = _given(before), _given(step)
+    required = set(tool.input_schema.get("required") or []) if tool else set()
+    return bool(gives) and not had.keys() & gives.keys() and bool(required - had.keys())
+
+
+def _take(step: Step, values: dict[str, Any]) -> None:
+    step.arguments.update(values)
+    step.argument_origins.update(dict.fromkeys(values, "plan"))
 
 
 async def evaluate_calls(

@@ -658,6 +658,7 @@ _POSITIONS = {"top": "first", "bottom": "last", "beginning": "first", "end": "la
 _NOT_NAMES = {"the", "a", "an", "off", "from", "in", "on", "to", "for", "with", "and", "of", "at"}
 _NOT_NAMES |= {"as", "into", "called", "named", "this", "that", "my", "new", "it", "is", "are"}
 _NOT_NAMES |= {"was", "were", "do", "does", "did", "has", "have", "there", "by", "or", "all"}
+_NOT_NAMES |= {"same", "other", "another", "similar", "each", "both"}  # "the same company"
 _NOT_NAMES |= {"who", "whose", "which", "where", "when", "what", "with", "if"}
 _NOT_NAMES |= {"we", "i", "you", "they", "he", "she"}  # "the message we agreed on": not said
 _GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
@@ -1062,10 +1063,17 @@ def value_sets(
         if kind in found and len(found[kind]) % len(names) == 0
     }
     many = {count for count in counts.values() if 2 <= count <= MAX_VALUE_SETS}
+    shared = extract_arguments(schema, clause).arguments
+    # A list of numbers one value heads ("a term of 15, 20 and 30 years"), first; one of names
+    # is told apart from a name and a word after it only with a model's help.
+    numbers = {
+        n: v for n, v in shared.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+    }
+    if listed := listed_sets(numbers, clause.text):
+        return [shared | each for each in listed]
     if len(many) != 1:
         return []
     calls = many.pop()
-    shared = extract_arguments(schema, clause).arguments
     sets = []
     for call in range(calls):
         arguments = dict(shared)
@@ -1075,6 +1083,78 @@ def value_sets(
                 arguments.update(zip(names, chosen, strict=True))
         sets.append(arguments)
     return sets
+
+
+# An item of a list after the one before it: "15, 20 and 30", "navy, purple and maroon".
+_NEXT_LISTED = re.compile(rf"{LIST_JOIN}(?:(?:the|a|an)\s+)?")
+
+
+def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
+    """A set of arguments per item where the value of one heads a list the text gives ("a
+    loan term of 15, 20 and 30 years": loan_term 15, 20 and 30; "navy, purple and maroon"),
+    the other arguments the same in each, and per pair where two do; [] when none does. An
+    item has as many words as the value it follows ("Persian Empire and Mauryan Empire") and
+    is written alike (no "Paris and tell me"); a number list holds only numbers, none another
+    argument's ("add 17 and 25" is one call)."""
+    others = {str(v) for v in arguments.values()}
+    sets = [dict(arguments)]
+    for name, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            continue
+        items = _list_from(value, text)
+        if len(items) < 2 or any(str(item) in others for item in items[1:]):
+            continue
+        if len(sets) * len(items) > MAX_VALUE_SETS:
+            break
+        # "rock and jazz concerts in Paris and Rome": each genre in each city
+        sets = [{**each, name: item} for each in sets for item in items]
+    return sets if len(sets) > 1 else []
+
+
+_AFTER_AN_ITEM = re.compile(r"\w\s*(?:,|,?\s*\b(?:and|or)\b|&)\s*$")
+
+
+def _list_from(value: str | float, text: str) -> list[Any]:
+    """The items of the list `value` opens in `text`, itself first; [value] when none."""
+    numeric = not isinstance(value, str)
+    written = re.escape(value) if isinstance(value, str) else _written_number(value)
+    start = re.search(rf"(?<![\w.]){written}(?![\w]|\.\d)", text)
+    if start is None or _AFTER_AN_ITEM.search(text[: start.start()]):
+        return [value]  # "3 and 4, 5 and 12": 4 ends a list, it heads none
+    words = len(str(value).split())
+    item = r"-?\d[\d,]*(?:\.\d+)?" if numeric else rf"[^\s,;]+(?:\s+[^\s,;]+){{{words - 1}}}"
+    items, at, last_join = [value], start.end(), ""
+    while join := _NEXT_LISTED.match(text, at):
+        following = re.match(rf"(?P<v>{item})(?![\w])", text[join.end() :])
+        if following is None:
+            break
+        word = following["v"].rstrip(".?!:")
+        if not numeric and not _written_alike(str(value), word, text[join.end() + len(word) :]):
+            break
+        items.append(_plain_number(word) if numeric else word)
+        at, last_join = join.end() + len(word), join.group()
+    ends = re.search(r"\b(?:and|or)\b|&", last_join)  # "15, 20 and 30", not "15, 20" alone
+    return items if len(items) > 1 and ends else [value]
+
+
+def _written_number(value: float) -> str:
+    return re.escape(str(int(value) if float(value).is_integer() else value))
+
+
+def _plain_number(word: str) -> int | float:
+    number = float(word.replace(",", ""))
+    return int(number) if number.is_integer() else number
+
+
+_OBJECTS = re.compile(r"\s+(?:me|us|you|him|her|them|it|the|a|an|my|our|to)\b", re.IGNORECASE)
+
+
+def _written_alike(value: str, item: str, after: str) -> bool:
+    """Whether `item` may be another of what `value` is: capitalised alike, no small word, no
+    verb before its object ("tell me")."""
+    capitals = [w[:1].isupper() for w in value.split()] == [w[:1].isupper() for w in item.split()]
+    small = {w.lower() for w in item.split()} & _NOT_NAMES
+    return capitals and not small and not _OBJECTS.match(after)
 
 
 # A path whose last part has an extension names a file; a clause calls a path a folder by the
