@@ -788,6 +788,12 @@ def test_the_maker_of_a_work_is_named_after_by(text: str, artist: str) -> None:
             "a triangle with base 6 and height 10",
             {"base": 6, "height": 10},
         ),
+        # "accelerating" names the acceleration: two forms of one word.
+        (
+            required(initial_velocity="number", acceleration="number"),
+            "starting at 10 m/s and accelerating at 2 m/s^2",
+            {"initial_velocity": 10, "acceleration": 2},
+        ),
         # As near to two parameters: the schema's order decides, as before.
         (
             required(length="number", height="number"),
@@ -857,3 +863,15 @@ def test_two_lists_make_a_call_per_pair() -> None:
         ("jazz", "Paris"),
         ("jazz", "Rome"),
     ]
+
+
+def test_a_name_in_capitals_that_holds_the_parameters_noun_is_the_whole_name() -> None:
+    museum = {"properties": {"museum_name": {"type": "string"}}, "required": ["museum_name"]}
+    text = "opening hours of the Metropolitan Museum of Art."
+    assert bound(museum, text) == {"museum_name": "Metropolitan Museum of Art"}
+    league = {"properties": {"league": {"type": "string"}}, "required": ["league"]}
+    assert bound(league, "the ranking of Liverpool in the Premier League") == {
+        "league": "Premier League"
+    }
+    # A sentence's first words are capitalised anyway: no name of that.
+    assert bound(league, "Top Scorers League please").get("league") != "Top Scorers League"

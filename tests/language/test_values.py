@@ -346,8 +346,9 @@ def test_the_text_after_a_file_and_a_colon_is_written() -> None:
 def test_a_number_with_its_unit_written_against_it_or_a_scale_word_after_it() -> None:
     text = "from 300K to 400K, 5J/K, a 5m wall at 440Hz; 50 million USD and 2.5 billion people"
     assert [n.value for n in ex.numbers(text)] == [300, 400, 5, 5, 440, 50e6, 2.5e9]
-    # Other letters against a number make a name or an ordinal, no number.
+    # Other letters against a number make a name or an ordinal, no number; nor is an exponent.
     assert ex.numbers("mp3 3x v2 5th the 1990s") == []
+    assert [n.value for n in ex.numbers("at 9.8 m/s^2 for x**3")] == [9.8]
 
 
 @pytest.mark.parametrize(

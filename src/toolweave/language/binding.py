@@ -382,8 +382,13 @@ def _overlap(words: set[str], others: set[str]) -> int:
 
 
 def _alike(word: str, other: str) -> bool:
+    """The same word, or two forms of one: "temp" and "temperature", "accelerating" and
+    "acceleration" (all but the last three letters of the shorter shared, four at least)."""
     short, long = sorted((word, other), key=len)
-    return short == long or (len(short) >= 4 and long.startswith(short))
+    shared = next(
+        (n for n, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short)
+    )
+    return short == long or (len(short) >= 4 and shared >= max(4, len(short) - 3))
 
 
 # Between a parameter's name and the value it labels: "encryption key '12345'", "a tax rate of
@@ -671,6 +676,8 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
     # "where_to" names no noun: "to" would take whatever follows it
     nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS | _NOT_NAMES]
     for noun in nouns:
+        if titled := _titled_with(noun, text):  # "the Metropolitan Museum of Art" for museum
+            return titled
         after = re.search(
             rf"\b{noun}(?:e?s)?\s+(?:called\s+|named\s+|titled\s+)?[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
             text,
@@ -686,6 +693,23 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
         if match := min(found, key=lambda m: m["v"] not in held, default=None):
             return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
+
+
+_FULL_STOP = re.compile(r"(?<![A-Z])(?<!\.\w)\.$")
+# A name written in capitals, small joining words inside it: "Metropolitan Museum of Art".
+_TITLED = re.compile(r"[A-Z][\w.'&-]*(?:\s+(?:(?:of|the|de|la|and|&)\s+)*[A-Z][\w.'&-]*)+")
+
+
+def _titled_with(noun: str, text: str) -> Found | None:
+    """A name in capitals that holds the parameter's noun, not first in its sentence: the
+    museum_name of "the Metropolitan Museum of Art", the league of "the Premier League"."""
+    for match in _TITLED.finditer(text):
+        words = [w.lower().rstrip(".") for w in match.group().split()]
+        first = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!"
+        if not first and any(w == noun or w == f"{noun}s" for w in words[1:]):
+            name = _FULL_STOP.sub("", match.group())  # "...of Art." ends a sentence
+            return name, Span(start=match.start(), end=match.start() + len(name))
+    return None
 
 
 def _kinds(properties: dict[str, Any], values: Values) -> dict[str, str]:
