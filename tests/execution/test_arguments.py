@@ -322,3 +322,17 @@ async def test_the_model_chooses_a_name_among_the_requests_phrases() -> None:
     assert "enum" not in sampled["sql"]  # a statement the model writes is not copied
     assert filled.arguments["religion"] == "Tibetan Buddhism"
     assert filled.origins["religion"] == "chosen"
+
+
+async def test_no_phrase_is_forced_on_a_change_a_path_or_a_text() -> None:
+    """Seen on mcp-server-git: held to the phrases, "make a new branch in /r" created the
+    branch "new branch"; a path or a text to write is no phrase of the request either."""
+    branch = tool({"branch_name": STRING}, ["branch_name"], name="git_create_branch")
+    llm = ScriptedLLM('{"branch_name": "feature-x"}')
+    filled = await fill_arguments(branch, c("make a new branch in /srv/repo"), llm)
+    assert "enum" not in (llm.schemas[0] or {})["properties"]["branch_name"]
+    assert filled.problem is not None and "needs the branch name" in filled.problem.text
+    read = tool({"path": STRING, "text": STRING}, ["path", "text"], name="read_text")
+    llm = ScriptedLLM('{"path": "files", "text": "x"}')
+    await fill_arguments(read, c("where am I allowed to read files?"), llm)
+    assert not any("enum" in p for p in (llm.schemas[0] or {})["properties"].values())

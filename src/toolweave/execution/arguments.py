@@ -19,6 +19,7 @@ from toolweave.language.binding import Filled, extract_arguments, values_of
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
+    PAYLOAD_NAMES,
     changes_things,
     is_statement,
     json_type,
@@ -123,7 +124,7 @@ async def _fill_with_llm(
     sampled = {
         **sub_schema,
         "properties": {
-            n: _copied(n, properties.get(n, {}), _words_for(tool, n, clause, filled))
+            n: _copied(tool, n, properties.get(n, {}), _words_for(tool, n, clause, filled))
             for n in missing
         },
     }
@@ -144,21 +145,26 @@ async def _fill_with_llm(
             _put_proposal(filled, name, values[name], _words_for(tool, name, clause, filled))
 
 
-# What a value copied from the request may be: a name, a place, a thing, a path; not a
-# statement, a pattern or a classification the model writes (`may_be_written`), nor a date.
-_COPIED_KINDS = LOCATOR_KINDS | {"string", "query", "place"}
+# What a value copied from the request may be: a name, a place, a thing; not a path or an
+# address (a word of the request is none), a text to pass on, a statement, a pattern or a
+# classification the model writes (`may_be_written`), nor a date.
+_COPIED_KINDS = {"string", "query", "place"}
 
 
-def _copied(name: str, prop: dict[str, Any], text: str) -> dict[str, Any]:
+def _copied(tool: ToolSpec, name: str, prop: dict[str, Any], text: str) -> dict[str, Any]:
     """The parameter's schema, a string of it narrowed to the request's phrases where the
-    value is one the user gives: the model chooses a span, it does not type one ("Louvre
-    Museum", not "Louvre"; "Buddhism", not "Buddhist religion")."""
+    value is one the user gives to a tool that only reads: the model chooses a span, it does
+    not type one ("Louvre Museum", not "Louvre"; "Buddhism", not "Buddhist religion"). For a
+    tool that changes things the model's value stays its own, to be judged (`_invented`): a
+    phrase is no branch name the user gave ("make a new branch": "new branch")."""
     array = json_type(prop) == "array"
     target = (prop.get("items") or {}) if array else prop
     if (
-        json_type(target) != "string"
+        changes_things(tool)
+        or json_type(target) != "string"
         or "enum" in target
         or param_kind(name, target) not in _COPIED_KINDS
+        or name.lower() in PAYLOAD_NAMES
         or may_be_written(name, prop)
         or not (choices := phrases(text))
     ):

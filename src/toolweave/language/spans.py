@@ -12,6 +12,7 @@ import re
 from difflib import SequenceMatcher
 from typing import Any
 
+from toolweave.language.text import OPENERS
 from toolweave.types import Span
 
 _WORD = re.compile(r"\w+")
@@ -69,6 +70,7 @@ _RUN_END = re.compile(
     + "".join(rf"(?<!\b{title}\.)" for title in _TITLES)
 )
 _ABBREVIATION = re.compile(rf"\.\w\.$|^(?:{'|'.join(_TITLES)})\.$")
+_OPENER = re.compile(rf"(?:{OPENERS})", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’]s$")
 MAX_PHRASE_WORDS = 6
 MAX_PHRASES = 400  # a grammar over more alternatives costs more than a value is worth
@@ -83,8 +85,11 @@ def phrases(text: str) -> list[str]:
     for run in _RUN_END.split(text):
         words = [_trimmed(w) for w in run.split()]
         for first, word in enumerate(words):
-            # "The" inside a sentence starts a name ("The Weeknd"); "the" starts none
+            # "The" inside a sentence starts a name ("The Weeknd"); "the" starts none, nor does
+            # the verb a request opens with ("Find ...", "Calculate ...")
             if not word or (word.lower() in _EDGE_WORDS and not (first and word.istitle())):
+                continue
+            if first == 0 and _OPENER.fullmatch(word):
                 continue
             for last in range(first, min(first + MAX_PHRASE_WORDS, len(words))):
                 end = words[last]
