@@ -258,5 +258,8 @@ def test_the_phrases_a_value_may_be_copied_from() -> None:
     # No phrase starts or ends with a small word, or runs across punctuation.
     assert not any(p.split()[0].lower() in ("the", "in", "or") and p != "The Hague" for p in found)
     assert not any("role" in p and "Find" in p for p in found) and "What was" not in found
+    # A name in capitals is no value cut short: "Treaty" of "Treaty of Lisbon", "New" of "New York".
+    named = phrases("the Treaty of Lisbon and New York")
+    assert "Treaty of Lisbon" in named and "Treaty" not in named and "New" not in named
     # Nor with the verb a request opens with.
     assert not any(p.startswith(("Find", "What")) for p in found)

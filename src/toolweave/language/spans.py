@@ -93,10 +93,25 @@ def phrases(text: str) -> list[str]:
                 continue
             for last in range(first, min(first + MAX_PHRASE_WORDS, len(words))):
                 end = words[last]
-                if end and end.lower() not in _EDGE_WORDS:
+                if end and end.lower() not in _EDGE_WORDS and not _name_goes_on(words, last):
                     owner = _POSSESSIVE.sub("", end)  # "Albert Einstein's": Albert Einstein
                     found.setdefault(" ".join([*words[first:last], owner]), None)
     return list(found)[:MAX_PHRASES]
+
+
+# Small words inside a name in capitals: "Treaty of Lisbon", "Bank of the West".
+_NAME_JOINERS = {"of", "the", "de", "la", "du", "von", "van", "del"}
+
+
+def _name_goes_on(words: list[str], last: int) -> bool:
+    """Whether the word at `last` is inside a name in capitals that goes on after it: "New"
+    of "New York", "Treaty" of "Treaty of Lisbon" is no value of its own."""
+    following = words[last + 1 : last + 3]
+    if not words[last][:1].isupper() or not following:
+        return False
+    if following[0][:1].isupper():
+        return True
+    return len(following) == 2 and following[0] in _NAME_JOINERS and following[1][:1].isupper()
 
 
 def _trimmed(word: str) -> str:
