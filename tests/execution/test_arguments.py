@@ -336,3 +336,10 @@ async def test_no_phrase_is_forced_on_a_change_a_path_or_a_text() -> None:
     llm = ScriptedLLM('{"path": "files", "text": "x"}')
     await fill_arguments(read, c("where am I allowed to read files?"), llm)
     assert not any("enum" in p for p in (llm.schemas[0] or {})["properties"].values())
+
+
+async def test_the_tools_own_name_in_the_request_is_no_value() -> None:
+    """Seen on BFCL: "use the function 'calculate_density'" gave unit='calculate_density'."""
+    density = tool({"unit": STRING}, ["unit"], name="calculate_density")
+    filled = await fill_arguments(density, c("use the function 'calculate_density'"), NoLLM())
+    assert "unit" not in filled.arguments

@@ -794,6 +794,19 @@ def test_the_maker_of_a_work_is_named_after_by(text: str, artist: str) -> None:
             "starting at 10 m/s and accelerating at 2 m/s^2",
             {"initial_velocity": 10, "acceleration": 2},
         ),
+        # A number in words goes only where its words name the parameter: "two adults", not
+        # "two circles" for a radius "of the circle".
+        (
+            {
+                "properties": {
+                    "adults": {"type": "integer"},
+                    "radius": {"type": "integer", "description": "The radius of the circle."},
+                },
+                "required": ["adults", "radius"],
+            },
+            "two circles for two adults",
+            {"adults": 2},
+        ),
         # As near to two parameters: the schema's order decides, as before.
         (
             required(length="number", height="number"),

@@ -372,3 +372,9 @@ def test_a_city_the_timezone_table_knows_is_its_whole_name() -> None:
         "Los Angeles",
     ]
     assert ex.places("the distance between New York City and Boston") == ["New York City"]
+
+
+def test_a_request_pasted_in_quotes_whole_quotes_no_value() -> None:
+    text = '"Can you calculate the area of two circles, one with a radius of 5 meters?"'
+    assert ex.quoted(text) == []
+    assert ex.quoted('"leaking tap"') == ["leaking tap"]  # a short quote is a value

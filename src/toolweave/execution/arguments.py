@@ -57,6 +57,8 @@ async def fill_arguments(
     schema = tool.input_schema
     references = [n for n, origin in (given_origins or {}).items() if origin == "reference"]
     filled = extract_arguments(schema, clause, references)
+    for name in [n for n, value in filled.arguments.items() if value == tool.name]:
+        filled.drop(name)  # "use the function 'calculate_density'" names the tool, no value
     for name, value in (given or {}).items():
         origin = (given_origins or {}).get(name, "plan")
         if origin == "llm":  # an LLM planner's value: copied from the clause, or generated

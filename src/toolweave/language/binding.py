@@ -80,6 +80,10 @@ class Filled:
         if span is not None:
             self.spans[name] = span
 
+    def drop(self, name: str) -> None:
+        for held in (self.arguments, self.origins, self.spans):
+            held.pop(name, None)
+
 
 Found = tuple[Any, Span | None]  # a value and where the clause gives it
 
@@ -345,10 +349,13 @@ def _measured(
     ranked = []
     for number in numbers:
         near = _beside(text, number)
+        spelled = not text[number.start : number.end][:1].isdigit()
         scores = {
             n: 2 * _overlap(near, named[n]) + _overlap(near, described[n]) + 0.5 * (n in required)
             for n in numeric
-            if kinds[n] != "integer" or number.value.is_integer()
+            if (kinds[n] != "integer" or number.value.is_integer())
+            # "two adults" for adults, not "two circles" for a radius "of the circle"
+            and not (spelled and not _overlap(near, named[n]))
         }
         best = sorted(scores.items(), key=lambda item: -item[1])[:2]
         if best and best[0][1] >= 1 and (len(best) == 1 or best[0][1] > best[1][1]):

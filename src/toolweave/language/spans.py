@@ -63,10 +63,11 @@ _EDGE_WORDS = set(
     those it its me my i you your we our please can could would will what which who how when
     where there their than then into about between some any all""".split()
 )
-# Where a run of words ends: punctuation, a hidden part, a full stop that ends no abbreviation.
+# Where a run of words ends: punctuation, a hidden part, a full stop that ends no abbreviation,
+# the "and" or "or" of a list.
 _TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Jr", "Sr", "Inc", "Ltd", "Co")
 _RUN_END = re.compile(
-    rf"[{HIDDEN},;:!?()\[\]{{}}\"“”]|\.(?=\s|$)(?<!\.\w\.)"
+    rf"\s(?:and|or|&)\s|[{HIDDEN},;:!?()\[\]{{}}\"“”]|\.(?=\s|$)(?<!\.\w\.)"
     + "".join(rf"(?<!\b{title}\.)" for title in _TITLES)
 )
 _ABBREVIATION = re.compile(rf"\.\w\.$|^(?:{'|'.join(_TITLES)})\.$")
@@ -78,16 +79,20 @@ MAX_PHRASES = 400  # a grammar over more alternatives costs more than a value is
 
 def phrases(text: str) -> list[str]:
     """The phrases of `text` a value may be copied from, as written, each once: runs of up to
-    six words within a stretch the user wrote (`HIDDEN` parts and punctuation between words
-    end a run) that neither start nor end with a small word ("Treaty of Lisbon", "Mr. X",
-    "gluten-free", "Washington D.C."), a possessive's owner without its "'s"."""
+    six words within a stretch the user wrote (`HIDDEN` parts, punctuation and the "and" or
+    "or" of a list end a run: of "Persian Empire and Mauryan Empire" each is a value) that
+    neither start nor end with a small word ("Treaty of Lisbon", "Mr. X", "gluten-free",
+    "Washington D.C."), a possessive's owner without its "'s"."""
     found: dict[str, None] = {}
     for run in _RUN_END.split(text):
         words = [_trimmed(w) for w in run.split()]
         for first, word in enumerate(words):
-            # "The" inside a sentence starts a name ("The Weeknd"); "the" starts none, nor does
-            # the verb a request opens with ("Find ...", "Calculate ...")
-            if not word or (word.lower() in _EDGE_WORDS and not (first and word.istitle())):
+            # "The" before a capital starts a name ("The Weeknd", "The Hague"); "the" starts
+            # none, nor does the verb a request opens with ("Find ...", "Calculate ...")
+            named = (
+                word.istitle() and words[first + 1 : first + 2] != [] and words[first + 1].istitle()
+            )
+            if not word or (word.lower() in _EDGE_WORDS and not named):
                 continue
             if first == 0 and _OPENER.fullmatch(word):
                 continue

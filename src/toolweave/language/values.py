@@ -122,12 +122,18 @@ def quoted(text: str) -> list[str]:
     return [q.value for q in quoted_in(text)]
 
 
+_PASTED_WORDS = 8  # a quote this long that is the whole text is a request pasted in quotes
+
+
 def quoted_in(text: str) -> list[Quoted]:
     """Quoted strings, and JSON objects whole ('write {"theme": "dark"} to a.json' gives the
     object, not "theme")."""
     found = list(_objects_in(text))
     for match in _QUOTED.finditer(blank_spans(text, found)):  # none inside an object
         group = next(n for n in range(1, 5) if match.group(n))
+        whole = not text[: match.start()].strip() and not text[match.end() :].strip()
+        if whole and len(match[group].split()) >= _PASTED_WORDS:
+            continue  # a request pasted in quotes whole: "Can you ...?" quotes no value
         found.append(Quoted(start=match.start(group), end=match.end(group), value=match[group]))
     return sorted(found, key=lambda q: q.start)
 
