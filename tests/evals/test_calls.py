@@ -129,40 +129,40 @@ def test_converted_schemas_are_valid_and_accept_the_gold_calls(name: str) -> Non
     assert rejected == (expected if name == "bfcl-parallel-multiple" else set())
 
 
+def function(name: str, description: str, required: list[str], **params: str) -> dict[str, Any]:
+    """A BFCL function document; each parameter as "type: description"."""
+    properties = {
+        n: {"type": typed.split(": ", 1)[0], "description": typed.split(": ", 1)[1]}
+        for n, typed in params.items()
+    }
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "dict", "properties": properties, "required": required},
+    }
+
+
 # Two real BFCL functions (simple_python_8, simple_python_0) and one of simple_python_215.
-CIRCLE = {
-    "name": "geometry.area_circle",
-    "description": "Calculate the area of a circle given the radius.",
-    "parameters": {
-        "type": "dict",
-        "properties": {
-            "radius": {"type": "integer", "description": "The radius of the circle."},
-            "units": {"type": "string", "description": "The units of the radius."},
-        },
-        "required": ["radius"],
-    },
-}
-TRIANGLE = {
-    "name": "calculate_triangle_area",
-    "description": "Calculate the area of a triangle given its base and height.",
-    "parameters": {
-        "type": "dict",
-        "properties": {
-            "base": {"type": "integer", "description": "The base of the triangle."},
-            "height": {"type": "integer", "description": "The height of the triangle."},
-        },
-        "required": ["base", "height"],
-    },
-}
-MOVIE = {
-    "name": "movie_details.brief",
-    "description": "This function retrieves a brief about a specified movie.",
-    "parameters": {
-        "type": "dict",
-        "properties": {"title": {"type": "string", "description": "Title of the movie"}},
-        "required": ["title"],
-    },
-}
+CIRCLE = function(
+    "geometry.area_circle",
+    "Calculate the area of a circle given the radius.",
+    ["radius"],
+    radius="integer: The radius of the circle.",
+    units="string: The units of the radius.",
+)
+TRIANGLE = function(
+    "calculate_triangle_area",
+    "Calculate the area of a triangle given its base and height.",
+    ["base", "height"],
+    base="integer: The base of the triangle.",
+    height="integer: The height of the triangle.",
+)
+MOVIE = function(
+    "movie_details.brief",
+    "This function retrieves a brief about a specified movie.",
+    ["title"],
+    title="string: Title of the movie",
+)
 
 
 def case(
@@ -313,19 +313,14 @@ async def test_run_call_eval_with_the_embedded_llm(llm: EmbeddedLLM, tmp_path: P
     assert ("bfcl-simple", 2, 3) in progress
 
 
-ENTROPY = {
-    "name": "calculate_entropy_change",
-    "description": "Calculate the entropy change of a process.",
-    "parameters": {
-        "type": "dict",
-        "properties": {
-            "initial_temp": {"type": "integer", "description": "The initial temperature."},
-            "final_temp": {"type": "integer", "description": "The final temperature."},
-            "heat_capacity": {"type": "float", "description": "The heat capacity."},
-        },
-        "required": ["initial_temp", "final_temp", "heat_capacity"],
-    },
-}
+ENTROPY = function(
+    "calculate_entropy_change",
+    "Calculate the entropy change of a process.",
+    ["initial_temp", "final_temp", "heat_capacity"],
+    initial_temp="integer: The initial temperature.",
+    final_temp="integer: The final temperature.",
+    heat_capacity="float: The heat capacity.",
+)
 
 
 async def test_a_several_call_question_makes_a_call_per_set_of_values(tmp_path: Path) -> None:
