@@ -267,11 +267,11 @@ async def predict(
     return await _parallel_calls(steps, {t.key: t for t in tools}, llm) if parallel else steps
 
 
-GIVEN = ("extracted", "plan")  # origins of the values a clause gave, not a model
+_GIVEN = ("extracted", "plan")  # origins of the values a clause gave, not a model
 
 
 def _given(step: Step) -> dict[str, Any]:
-    return {n: v for n, v in step.arguments.items() if step.argument_origins.get(n) in GIVEN}
+    return {n: v for n, v in step.arguments.items() if step.argument_origins.get(n) in _GIVEN}
 
 
 async def _parallel_calls(steps: list[Step], tools: dict[str, ToolSpec], llm: LLM) -> list[Step]:
@@ -282,9 +282,22 @@ async def _parallel_calls(steps: list[Step], tools: dict[str, ToolSpec], llm: LL
     still missing a required value takes the one the last call of its tool was given ("the
     same company", "a similar house"). A call changed so is prepared again, the model
     filling only what no clause gave."""
+    changed: set[str] = set()
+    calls = _inherited(_joined(steps, tools, changed), tools, changed)
+    for step in calls:
+        if step.id in changed and (tool := tools.get(step.key)):
+            given = _given(step)
+            step.arguments, step.argument_origins = given, dict.fromkeys(given, "plan")
+            step.problem = None
+            await prepare_step(step, {tool.key: tool}, llm)
+    return calls
+
+
+def _joined(steps: list[Step], tools: dict[str, ToolSpec], changed: set[str]) -> list[Step]:
+    """The steps less those that only set the scene, each that completes the one before it
+    joined to it (its id added to `changed`)."""
     valued = {s.key for s in steps if _given(s)}
     calls: list[Step] = []
-    changed: set[str] = set()
     for step in steps:
         if not _given(step) and step.key in valued:
             continue
@@ -292,8 +305,13 @@ async def _parallel_calls(steps: list[Step], tools: dict[str, ToolSpec], llm: LL
         if before is not None and before.key == step.key and _completes(before, step, tools):
             _take(before, _given(step))
             changed.add(before.id)
-            continue
-        calls.append(step)
+        else:
+            calls.append(step)
+    return calls
+
+
+def _inherited(calls: list[Step], tools: dict[str, ToolSpec], changed: set[str]) -> list[Step]:
+    """The calls, each missing a required value given the last call of its tool's."""
     for n, step in enumerate(calls):
         last = next((c for c in reversed(calls[:n]) if c.key == step.key), None)
         tool = tools.get(step.key)
@@ -303,11 +321,6 @@ async def _parallel_calls(steps: list[Step], tools: dict[str, ToolSpec], llm: LL
         if inherited := {r: v for r, v in _given(last).items() if r in missing}:
             _take(step, inherited)
             changed.add(step.id)
-    for step in calls:
-        if step.id in changed and (tool := tools.get(step.key)):
-            step.arguments, step.argument_origins = _given(step), {n: "plan" for n in _given(step)}
-            step.problem = None
-            await prepare_step(step, {tool.key: tool}, llm)
     return calls
 
 

@@ -43,6 +43,7 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.records import names_in, record_keeping, records
+from toolweave.language.spans import NAME_JOINERS
 from toolweave.language.sql import Known, row_change_asked, row_noun, statement
 from toolweave.language.text import readable_name, sentences
 from toolweave.language.values import LIST_JOIN, replacements, zone_ids
@@ -215,8 +216,11 @@ def _percents_as_fractions(
     percents = {(n.start, n.end): n.value for n in numbers if n.percent}
     for name, span in filled.spans.items():
         at = (span.start, span.end)
-        fraction = _takes_fraction(name, properties.get(name, {}))
-        if at in percents and kinds.get(name) == "number" and fraction:
+        if (
+            at in percents
+            and kinds.get(name) == "number"
+            and _takes_fraction(name, properties.get(name, {}))
+        ):
             filled.arguments[name] = round(percents[at] / 100, 10)
 
 
@@ -517,8 +521,8 @@ def _labels(label: str, text: str, span: Span) -> bool:
 def _plain(value: Any) -> Any:
     """A number as the value it is (3, not 3.0); anything else as it is."""
     if isinstance(value, Number):
-        return int(value.value) if value.value.is_integer() else value.value
-    return value
+        value = value.value
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
@@ -704,7 +708,8 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
 
 _FULL_STOP = re.compile(r"(?<![A-Z])(?<!\.\w)\.$")
 # A name written in capitals, small joining words inside it: "Metropolitan Museum of Art".
-_TITLED = re.compile(r"[A-Z][\w.'&-]*(?:\s+(?:(?:of|the|de|la|and|&)\s+)*[A-Z][\w.'&-]*)+")
+_JOINED = "|".join([*NAME_JOINERS, "and", "&"])
+_TITLED = re.compile(rf"[A-Z][\w.'&-]*(?:\s+(?:(?:{_JOINED})\s+)*[A-Z][\w.'&-]*)+")
 
 
 def _titled_with(noun: str, text: str) -> Found | None:
@@ -1148,7 +1153,7 @@ _AFTER_AN_ITEM = re.compile(r"\w\s*(?:,|,?\s*\b(?:and|or)\b|&)\s*$")
 def _list_from(value: str | float, text: str) -> list[Any]:
     """The items of the list `value` opens in `text`, itself first; [value] when none."""
     numeric = not isinstance(value, str)
-    written = re.escape(value) if isinstance(value, str) else _written_number(value)
+    written = re.escape(str(value if isinstance(value, str) else _plain(float(value))))
     start = re.search(rf"(?<![\w.]){written}(?![\w]|\.\d)", text)
     if start is None or _AFTER_AN_ITEM.search(text[: start.start()]):
         return [value]  # "3 and 4, 5 and 12": 4 ends a list, it heads none
@@ -1162,19 +1167,10 @@ def _list_from(value: str | float, text: str) -> list[Any]:
         word = following["v"].rstrip(".?!:")
         if not numeric and not _written_alike(str(value), word, text[join.end() + len(word) :]):
             break
-        items.append(_plain_number(word) if numeric else word)
+        items.append(_plain(float(word.replace(",", ""))) if numeric else word)
         at, last_join = join.end() + len(word), join.group()
     ends = re.search(r"\b(?:and|or)\b|&", last_join)  # "15, 20 and 30", not "15, 20" alone
     return items if len(items) > 1 and ends else [value]
-
-
-def _written_number(value: float) -> str:
-    return re.escape(str(int(value) if float(value).is_integer() else value))
-
-
-def _plain_number(word: str) -> int | float:
-    number = float(word.replace(",", ""))
-    return int(number) if number.is_integer() else number
 
 
 _OBJECTS = re.compile(r"\s+(?:me|us|you|him|her|them|it|the|a|an|my|our|to)\b", re.IGNORECASE)

@@ -10,13 +10,13 @@ import re
 
 from toolweave.types import Number
 
-# An exponent ("m/s^2", "x**3") is no number of its own.
 # A unit of measure written against its number ("300K", "5m", "440Hz", "4.18J/K", "0.01m²"): the
 # number stands; one with any other letters after it ("mp3", "3x", "v2", "5th") is no number.
 _GLUED_UNIT = (
     r"(?:[kKMG]?Hz|[km]?m[²³23]?|cm[²³23]?|kg|mg|g|lbs?|ft|mph|kph|km/h|m/s²?|J/K|k?J|k?W|V|A|N|"
     r"k?Pa|K|°[CF]|ms|GB|MB|KB|TB)(?![\w/])"
 )
+# An exponent ("m/s^2", "x**3") is no number of its own.
 _NUMBER = re.compile(
     r"(?<![\w.:/^])(?<!\w-)(?<!\*\*)(?P<sign>[-−](?=\d))?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     rf"(?:(?=(?-i:{_GLUED_UNIT}))|(?![\w/]|:\S|-\d|,\d|\.\d))"

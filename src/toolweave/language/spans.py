@@ -105,7 +105,7 @@ def phrases(text: str) -> list[str]:
 
 
 # Small words inside a name in capitals: "Treaty of Lisbon", "Bank of the West".
-_NAME_JOINERS = {"of", "the", "de", "la", "du", "von", "van", "del"}
+NAME_JOINERS = {"of", "the", "de", "la", "du", "von", "van", "del"}
 
 
 def _name_goes_on(words: list[str], last: int) -> bool:
@@ -116,7 +116,7 @@ def _name_goes_on(words: list[str], last: int) -> bool:
         return False
     if following[0][:1].isupper():
         return True
-    return len(following) == 2 and following[0] in _NAME_JOINERS and following[1][:1].isupper()
+    return len(following) == 2 and following[0] in NAME_JOINERS and following[1][:1].isupper()
 
 
 def _trimmed(word: str) -> str:
