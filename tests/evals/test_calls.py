@@ -342,3 +342,30 @@ async def test_a_several_call_question_makes_a_call_per_set_of_values(tmp_path: 
     one = await predict(question, [bfcl_tool(ENTROPY)], False, NoLLM(), ranker, TODAY)
     assert len(one) == 1
     ranker.close()
+
+
+TRIANGLE_PROPERTIES = function(
+    "triangle_properties.get",
+    "Properties of a triangle from its sides.",
+    ["side1", "side2", "side3"],
+    side1="integer: The first side.",
+    side2="integer: The second side.",
+    side3="integer: The third side.",
+    get_area="boolean: Whether to calculate the area.",
+    get_perimeter="boolean: Whether to calculate the perimeter.",
+)
+
+
+async def test_a_sentence_giving_only_options_completes_the_call_before(tmp_path: Path) -> None:
+    """Seen on BFCL parallel-multiple: "You want to calculate the area and perimeter of this
+    triangle." made a second triangle call, its sides the first's."""
+    ranker = ToolRanker(EMBEDDER, tmp_path)
+    question = (
+        "For the triangle, the sides are 5 units, 7 units, and 9 units respectively. "
+        "You want to calculate the area and perimeter of this triangle."
+    )
+    steps = await predict(question, [bfcl_tool(TRIANGLE_PROPERTIES)], True, NoLLM(), ranker, TODAY)
+    assert [s.arguments for s in steps] == [
+        {"side1": 5, "side2": 7, "side3": 9, "get_area": True, "get_perimeter": True}
+    ]
+    ranker.close()

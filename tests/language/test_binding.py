@@ -21,6 +21,7 @@ from toolweave.language.parameters import options, param_kind
 from toolweave.types import Quoted, ToolSpec
 
 TODAY = date(2026, 11, 22)
+STRING = {"type": "string"}
 
 
 def bound(schema: dict[str, Any], text: str) -> dict[str, Any]:
@@ -846,12 +847,21 @@ def test_a_percentage_is_a_fraction_only_where_the_parameter_takes_one() -> None
             "the empires Persian Empire and Mauryan Empire with their history",
             ["Persian Empire", "Mauryan Empire"],
         ),
+        # The value bound may be any item of the list: the one beside the unit, the last.
+        ({"years": 30}, "an interest rate of 5%, for 10, 20 and 30 years", [10, 20, 30]),
+        ({"years": 10}, "for 1,5 and 10 years", [1, 5, 10]),  # "1,5" is no thousands
+        (
+            {"color": "purple"},
+            "the RGB values for navy, purple and maroon?",
+            ["navy", "purple", "maroon"],
+        ),
         # No list: another argument's value, a verb and its object, a name and a common word.
         ({"a": 17, "b": 25}, "add 17 and 25", []),
         ({"city": "paris"}, "the weather in paris and tell me a joke", []),
         ({"city": "Paris"}, "the weather in Paris and rain tomorrow", []),
         ({"term": 15}, "a term of 15, 20 years", []),  # no "and" or "or": no list
-        ({"a": 3, "b": 4}, "sides of 3 and 4, 5 and 12", []),  # 4 ends a list, it heads none
+        ({"a": 3, "b": 4}, "sides of 3 and 4, 5 and 12", []),  # a list holding another value
+        ({"n": 5}, "values for 5 organic farms", []),  # "or" inside a word joins nothing
     ],
 )
 def test_a_value_that_heads_a_list_makes_a_call_per_item(
@@ -861,9 +871,18 @@ def test_a_value_that_heads_a_list_makes_a_call_per_item(
     if not varied:
         assert sets == []
         return
-    name = next(n for n in arguments if sets[1][n] != arguments[n])
+    name = next(n for n in arguments if len({s[n] for s in sets}) > 1)
     assert [s[name] for s in sets] == varied
     assert all(s | {name: arguments[name]} == arguments for s in sets)
+
+
+def test_a_name_after_its_noun_is_the_head_nouns_and_an_identifier_holds_a_digit() -> None:
+    compartment = {"properties": {"cell_compartment": STRING}, "required": ["cell_compartment"]}
+    text = "the proteins in the cell compartments of the nucleus"
+    assert bound(compartment, text) == {"cell_compartment": "nucleus"}  # not "compartments"
+    case = {"properties": {"case_number": STRING}, "required": ["case_number"]}
+    assert bound(case, "case law details of Case No 28473") == {"case_number": "28473"}
+    assert bound(case, "case law details, please") == {}  # "law" is no case number
 
 
 def test_two_lists_make_a_call_per_pair() -> None:

@@ -241,6 +241,26 @@ def test_an_optional_switch_the_request_names_is_on(text: str, raw: bool | None)
     assert extract_arguments(schema, clause_of(0, text, TODAY)).arguments.get("raw") is raw
 
 
+@pytest.mark.parametrize(
+    ("text", "on"),
+    [
+        ("details of case 28473, their history too", True),  # the verb of its name unsaid
+        ("details of case 28473, without their history", None),
+        ("details of case 28473", None),
+    ],
+)
+def test_a_switch_named_for_what_it_includes_is_on_when_that_is_named(
+    text: str, on: bool | None
+) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"case_number": STRING, "include_history": {"type": "boolean"}},
+        "required": ["case_number"],
+    }
+    arguments = extract_arguments(schema, clause_of(0, text, TODAY)).arguments
+    assert arguments.get("include_history") is on
+
+
 def test_quotes_listed_as_lines_are_one_text_a_line_each() -> None:
     lines = "Project Beta\nOwner: Sam Ortiz"
     for text in (

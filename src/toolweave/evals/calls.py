@@ -325,11 +325,13 @@ def _inherited(calls: list[Step], tools: dict[str, ToolSpec], changed: set[str])
 
 
 def _completes(before: Step, step: Step, tools: dict[str, ToolSpec]) -> bool:
-    """Whether `step`'s values are ones the call before lacks, and it lacks some required."""
+    """Whether `step`'s values are ones the call before lacks, and it lacks some required or
+    `step` gives only options ("You want the area and perimeter of this triangle")."""
     tool = tools.get(before.key)
     had, gives = _given(before), _given(step)
     required = set(tool.input_schema.get("required") or []) if tool else set()
-    return bool(gives) and not had.keys() & gives.keys() and bool(required - had.keys())
+    lacking = required - had.keys() or not required & gives.keys()
+    return bool(gives) and not had.keys() & gives.keys() and bool(lacking)
 
 
 def _take(step: Step, values: dict[str, Any]) -> None:

@@ -525,6 +525,10 @@ def _plain(value: Any) -> Any:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
+# The verbs a switch's name asks with ("include_history", "allow_transfer", "show_details").
+_SWITCH_VERBS = {"include", "with", "show", "get", "use", "enable", "return", "allow", "add"}
+
+
 def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
     """An optional switch the clause names, every word of it, and does not deny: "as raw html"
     gives raw=true, "recursively" gives recursive=true; "not raw" nothing."""
@@ -533,7 +537,9 @@ def _flags_named(optional: dict[str, Any], clause: Clause) -> dict[str, Span]:
     for name, prop in optional.items():
         if json_type(prop) != "boolean":
             continue
+        # "include_history": "their history" names it, whatever verb asks for it
         words = readable_name(name).split()
+        words = [w for w in words if w not in _SWITCH_VERBS] or words
         found = [re.search(rf"\b{re.escape(w)}", hidden, re.IGNORECASE) for w in words]
         said = [m for m in found if m is not None]
         if said and len(said) == len(words) and not any(_denied(hidden, m.start()) for m in said):
@@ -678,29 +684,42 @@ _NOT_NAMES |= {"same", "other", "another", "similar", "each", "both"}  # "the sa
 _NOT_NAMES |= {"who", "whose", "which", "where", "when", "what", "with", "if"}
 _NOT_NAMES |= {"we", "i", "you", "they", "he", "she"}  # "the message we agreed on": not said
 _GENERIC_WORDS = {"name", "id", "value", "new", "old", "string", "text"}
+# The last word of an identifier's name, and how a text marks a number: "Case No 28473".
+_NUMBERED = {"number", "id", "no", "code"}
+_NUMBER_SIGN = r"(?:(?:no|nr|number|id)\.?\s*|#\s*)?"
 
 
 def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
     """A name the clause gives right after the noun the parameter is named for ("a branch
     called hotfix-1.0.1" for branch_name), or right before it ("the users table"); a name a
     server holds first ("orders table schema?": orders)."""
-    # "where_to" names no noun: "to" would take whatever follows it
-    nouns = [w for w in readable_name(name).split() if w not in _GENERIC_WORDS | _NOT_NAMES]
+    # "where_to" names no noun: "to" would take whatever follows it. The head noun first:
+    # "cell compartments of the nucleus" for cell_compartment.
+    words = readable_name(name).split()
+    nouns = [w for w in reversed(words) if w not in _GENERIC_WORDS | _NOT_NAMES]
+    # "case No 28473" for case_number: an identifier holds a digit
+    numbered = bool(words) and words[-1] in _NUMBERED
     for noun in nouns:
         if titled := _titled_with(noun, text):  # "the Metropolitan Museum of Art" for museum
             return titled
-        after = re.search(
-            rf"\b{noun}(?:e?s)?\s+(?:called\s+|named\s+|titled\s+)?[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
+        afters = re.finditer(
+            rf"\b{noun}(?:e?s)?\s+(?:of\s+(?:the\s+)?|called\s+|named\s+|titled\s+)?"
+            rf"{_NUMBER_SIGN if numbered else ''}[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
             text,
             re.IGNORECASE,
         )
+        after = next((m for m in afters if not numbered or re.search(r"\d", m["v"])), None)
         before = re.search(rf"\bthe\s+(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
         # Without "the", only a name held: "orders table schema?", not "a new git branch".
         bare = re.search(rf"\b(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
         bare = bare if bare and bare["v"] in held else None
         # "encryption key '12345'": "key" is the name's own word, not its value
         own = _NOT_NAMES | set(readable_name(name).split())
-        found = [m for m in (after, before, bare) if m and m["v"].lower() not in own]
+        found = [
+            m
+            for m in (after, before, bare)
+            if m and m["v"].lower() not in own and (not numbered or re.search(r"\d", m["v"]))
+        ]
         if match := min(found, key=lambda m: m["v"] not in held, default=None):
             return match["v"], Span(start=match.start("v"), end=match.end("v"))
     return None, None
@@ -1138,7 +1157,7 @@ def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             continue
         items = _list_from(value, text)
-        if len(items) < 2 or any(str(item) in others for item in items[1:]):
+        if len(items) < 2 or any(str(i) in others for i in items if str(i) != str(value)):
             continue
         if len(sets) * len(items) > MAX_VALUE_SETS:
             break
@@ -1147,30 +1166,41 @@ def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
     return sets if len(sets) > 1 else []
 
 
-_AFTER_AN_ITEM = re.compile(r"\w\s*(?:,|,?\s*\b(?:and|or)\b|&)\s*$")
-
-
 def _list_from(value: str | float, text: str) -> list[Any]:
-    """The items of the list `value` opens in `text`, itself first; [value] when none."""
+    """The items of the list `value` is one of in `text`, in their order; [value] when none.
+    The value bound may be any item: "for 10, 20 and 30 years" binds the 30 beside "years"."""
     numeric = not isinstance(value, str)
     written = re.escape(str(value if isinstance(value, str) else _plain(float(value))))
     start = re.search(rf"(?<![\w.]){written}(?![\w]|\.\d)", text)
-    if start is None or _AFTER_AN_ITEM.search(text[: start.start()]):
-        return [value]  # "3 and 4, 5 and 12": 4 ends a list, it heads none
+    if start is None:
+        return [value]
     words = len(str(value).split())
-    item = r"-?\d[\d,]*(?:\.\d+)?" if numeric else rf"[^\s,;]+(?:\s+[^\s,;]+){{{words - 1}}}"
-    items, at, last_join = [value], start.end(), ""
-    while join := _NEXT_LISTED.match(text, at):
-        following = re.match(rf"(?P<v>{item})(?![\w])", text[join.end() :])
-        if following is None:
-            break
+    item = _LISTED_NUMBER if numeric else rf"[^\s,;]+(?:\s+[^\s,;]+){{{words - 1}}}"
+
+    def alike(word: str, at: int) -> bool:
+        return numeric or _written_alike(str(value), word, text[at:])
+
+    at = start.start()  # back to the list's first item
+    while (before := re.search(rf"(?<![\w.])(?P<v>{item}){LIST_JOIN}$", text[:at])) and alike(
+        before["v"], before.end("v")
+    ):
+        at = before.start()
+    items, last = [], False  # the list ends with the item after "and" or "or"
+    while following := re.match(rf"(?P<v>{item})(?![\w])", text[at:]):
         word = following["v"].rstrip(".?!:")
-        if not numeric and not _written_alike(str(value), word, text[join.end() + len(word) :]):
+        if items and not alike(word, at + following.end()):
             break
         items.append(_plain(float(word.replace(",", ""))) if numeric else word)
-        at, last_join = join.end() + len(word), join.group()
-    ends = re.search(r"\b(?:and|or)\b|&", last_join)  # "15, 20 and 30", not "15, 20" alone
-    return items if len(items) > 1 and ends else [value]
+        if last:  # "15, 20 and 30", not "15, 20" alone
+            return items if value in items else [value]
+        if (join := _NEXT_LISTED.match(text, at + len(word))) is None:
+            break
+        at, last = join.end(), re.search(r"\b(?:and|or)\b|&", join.group()) is not None
+    return [value]
+
+
+# A number as a list writes it: "1,000" is one, "1,5 and 10" three.
+_LISTED_NUMBER = r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?"
 
 
 _OBJECTS = re.compile(r"\s+(?:me|us|you|him|her|them|it|the|a|an|my|our|to)\b", re.IGNORECASE)

@@ -774,7 +774,7 @@ def named_places(text: str) -> list[Place]:
 
 
 # What joins the items of a list: "Paris, Rome and Oslo", "Alice or Carol".
-LIST_JOIN = r"\s*(?:,|,?\s*(?:and|or|&))\s*"
+LIST_JOIN = r"\s*(?:,?\s*(?:\b(?:and|or)\b|&)|,)\s*"  # ", and" before ","
 # Places listed as alternatives ("Paris, Rome and Oslo"), not as a route ("from Paris to Rome").
 _LIST_GAP = re.compile(rf"^{LIST_JOIN}(?:in\s+|at\s+|for\s+)?$")
 
