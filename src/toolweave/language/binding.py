@@ -1185,7 +1185,8 @@ def _list_from(value: str | float, text: str) -> list[Any]:
         before["v"], before.end("v")
     ):
         at = before.start()
-    items, last = [], False  # the list ends with the item after "and" or "or"
+    items: list[Any] = []
+    last = False  # the list ends with the item after "and" or "or"
     while following := re.match(rf"(?P<v>{item})(?![\w])", text[at:]):
         word = following["v"].rstrip(".?!:")
         if items and not alike(word, at + following.end()):
