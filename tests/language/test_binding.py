@@ -885,6 +885,25 @@ def test_a_name_after_its_noun_is_the_head_nouns_and_an_identifier_holds_a_digit
     assert bound(case, "case law details, please") == {}  # "law" is no case number
 
 
+def test_a_number_goes_to_the_parameter_described_in_its_unit_written_whole() -> None:
+    def number(description: str) -> dict[str, str]:
+        return {"type": "integer", "description": description}
+
+    schema = {
+        "properties": {
+            "initial_velocity": number("The initial velocity of the object in meters/second."),
+            "acceleration": number("The acceleration of the object in meters/second^2."),
+            "time": number("The time over which the acceleration is applied in seconds."),
+        },
+        "required": ["initial_velocity", "acceleration", "time"],
+    }
+    text = (
+        "the final velocity after accelerating at 2 meters/second^2 for a duration of "
+        "5 seconds, starting from a speed of 10 meters/second"
+    )
+    assert bound(schema, text) == {"initial_velocity": 10, "acceleration": 2, "time": 5}
+
+
 def test_two_lists_make_a_call_per_pair() -> None:
     sets = listed_sets(
         {"genre": "rock", "city": "Paris"}, "rock and jazz concerts in Paris or Rome"

@@ -350,12 +350,19 @@ def _measured(
     numeric = {n: p for n, p in properties.items() if kinds[n] in NUMERIC_KINDS}
     named = {n: _stems(readable_name(n)) - _BLANK_WORDS for n in numeric}
     described = {n: _stems(p.get("description", "")) - _BLANK_WORDS for n, p in numeric.items()}
+    units = {n: _units(p.get("description", "")) for n, p in numeric.items()}
     ranked = []
     for number in numbers:
         near = _beside(text, number)
+        unit = _units(written.group()) if (written := _UNIT_AFTER.match(text, number.end)) else []
         spelled = not text[number.start : number.end][:1].isdigit()
         scores = {
-            n: 2 * _overlap(near, named[n]) + _overlap(near, described[n]) + 0.5 * (n in required)
+            n: 2 * _overlap(near, named[n])
+            + _overlap(near, described[n])
+            + 0.5 * (n in required)
+            # the unit written whole: "10 meters/second" for "in meters/second", not for
+            # "in meters/second^2"; "5 seconds" for "in seconds", not for "in meters/second"
+            + bool(unit and unit[0] not in _NOT_NAMES and unit[0] in units[n])
             for n in numeric
             if (kinds[n] != "integer" or number.value.is_integer())
             # "two adults" for adults, not "two circles" for a radius "of the circle"
@@ -371,6 +378,16 @@ def _measured(
             numbers.remove(number)
             bound[name] = (_plain(number), _span(number))
     return bound
+
+
+def _units(text: str) -> list[str]:
+    """The words of a text as units are written ("meters/second^2", "kelvin"), singular."""
+    return [re.sub(r"(?<=\w{3})s$", "", w.lower()) for w in _UNIT.findall(text)]
+
+
+_UNIT = re.compile(r"(?<![\w/^])[^\W\d][\w/^°]*(?<![/^])")
+# A unit written right after its number, no mark between: "5 seconds", not "255, Green".
+_UNIT_AFTER = re.compile(r" ?[^\W\d][\w/^°]*(?<![/^])")
 
 
 def _beside(text: str, number: Number) -> set[str]:
