@@ -904,6 +904,16 @@ def test_a_number_goes_to_the_parameter_described_in_its_unit_written_whole() ->
     assert bound(schema, text) == {"initial_velocity": 10, "acceleration": 2, "time": 5}
 
 
+def test_an_optional_number_named_a_few_words_before_it_is_given() -> None:
+    schema = {
+        "properties": {"player_name": STRING, "starting_level": {"type": "integer"}},
+        "required": ["player_name"],
+    }
+    text = "a new player profile named 'StarPlayer'; set the starting level to 5."
+    assert bound(schema, text)["starting_level"] == 5
+    assert "starting_level" not in bound(schema, "a profile named 'StarPlayer' with 5 lives")
+
+
 def test_two_lists_make_a_call_per_pair() -> None:
     sets = listed_sets(
         {"genre": "rock", "city": "Paris"}, "rock and jazz concerts in Paris or Rome"

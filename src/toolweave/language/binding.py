@@ -314,7 +314,10 @@ def _counts_in_context(
             counted = re.search(r"\bN\s+(\w+)", prop.get("description", ""))
             if after and counted and not after & (named | _stems(counted[1])):
                 continue
-            scores[name] = 2 * bool(after & words) + (2 if before & named else bool(before & words))
+            # "set the starting level to 5": the name a few words before, no mark between
+            near = _beside(text, number, following=False)
+            said = bool(before & named) or _overlap(near, named - _BLANK_WORDS) > 0
+            scores[name] = 2 * bool(after & words) + (2 if said else bool(before & words))
             flag = _COUNT_FLAG.search(text[: number.start])  # "git log -n 3"
             if named & _LIMITS and ((before | after) & _NEWEST or flag):
                 scores[name] = max(scores[name], 2)  # "the last 3 commits" and max_count
@@ -390,11 +393,11 @@ _UNIT = re.compile(r"(?<![\w/^])[^\W\d][\w/^°]*(?<![/^])")
 _UNIT_AFTER = re.compile(r" ?[^\W\d][\w/^°]*(?<![/^])")
 
 
-def _beside(text: str, number: Number) -> set[str]:
+def _beside(text: str, number: Number, following: bool = True) -> set[str]:
     """The words right before a number and right after it, up to a punctuation mark or another
     number: "of 300 kelvin" gives {"300", "kelvin"}'s neighbours {"of", "kelvin"} less blanks."""
     before = _NUMBER_SIDE.findall(text[max(0, number.start - 40) : number.start])[::-1]
-    after = _NUMBER_SIDE.findall(text[number.end : number.end + 40])
+    after = _NUMBER_SIDE.findall(text[number.end : number.end + 40]) if following else []
     words: set[str] = set()
     for side in (before[:3], after[:3]):
         for token in side:
