@@ -914,6 +914,20 @@ def test_an_optional_number_named_a_few_words_before_it_is_given() -> None:
     assert "starting_level" not in bound(schema, "a profile named 'StarPlayer' with 5 lives")
 
 
+def test_a_list_of_options_takes_each_option_the_request_says() -> None:
+    kinds = ["Organic", "Vegetables", "Fruits", "Dairy"]
+    schema = {
+        "properties": {
+            "location": STRING,
+            "categories": {"type": "array", "items": {"type": "string", "enum": kinds}},
+        },
+        "required": ["location"],
+    }
+    text = "a grocery store with organic fruits and vegetables in Houston"
+    assert bound(schema, text)["categories"] == ["Organic", "Fruits", "Vegetables"]
+    assert "categories" not in bound(schema, "a grocery store in Houston")
+
+
 def test_two_lists_make_a_call_per_pair() -> None:
     sets = listed_sets(
         {"genre": "rock", "city": "Paris"}, "rock and jazz concerts in Paris or Rome"

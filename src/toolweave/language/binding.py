@@ -139,6 +139,9 @@ def extract_arguments(
     found_numbers = [n for n in found_numbers if n in counts]  # those no count took
     for name, span in _flags_named(optional, clause).items():
         filled.put(name, True, "extracted", span)
+    for name, (value, span) in _options_listed(properties, text).items():
+        if name not in filled.arguments:
+            filled.put(name, value, "extracted", span)
     for name, (value, span) in (_edits(properties, text) | records(properties, clause)).items():
         filled.put(name, value, "extracted", span)
     for name, (value, span) in _party_of_one(properties, text).items():
@@ -1046,6 +1049,25 @@ def _glob(text: str) -> Found:
     if _BELOW.search(text) and "/" not in pattern:
         pattern = f"**/{pattern}"
     return pattern, Span(start=said.start(), end=said.end())
+
+
+def _options_listed(properties: dict[str, Any], text: str) -> dict[str, Found]:
+    """A list of options takes each option the clause says as a word of its own, in the
+    clause's order: "organic fruits and vegetables" for categories of Organic, Fruits, ..."""
+    found: dict[str, Found] = {}
+    for name, prop in properties.items():
+        choices = options(prop.get("items") or {}) if json_type(prop) == "array" else []
+        said = [
+            (match.start(), match.end(), option)
+            for option in choices
+            if isinstance(option, str)
+            and option.strip()
+            and (match := re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.I))
+        ]
+        if said:
+            said.sort()
+            found[name] = ([o for _, _, o in said], Span(start=said[0][0], end=said[-1][1]))
+    return found
 
 
 def _enum_value(choices: list[Any], text: str) -> Found:
