@@ -944,6 +944,8 @@ def test_a_name_in_capitals_that_holds_the_parameters_noun_is_the_whole_name() -
     museum = {"properties": {"museum_name": {"type": "string"}}, "required": ["museum_name"]}
     text = "opening hours of the Metropolitan Museum of Art."
     assert bound(museum, text) == {"museum_name": "Metropolitan Museum of Art"}
+    text = "art exhibitions in the Museum of Modern Art, New York"  # its noun opens it
+    assert bound(museum, text) == {"museum_name": "Museum of Modern Art"}
     league = {"properties": {"league": {"type": "string"}}, "required": ["league"]}
     assert bound(league, "the ranking of Liverpool in the Premier League") == {
         "league": "Premier League"

@@ -760,7 +760,10 @@ def _titled_with(noun: str, text: str) -> Found | None:
     for match in _TITLED.finditer(text):
         words = [w.lower().rstrip(".") for w in match.group().split()]
         first = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!"
-        if not first and any(w == noun or w == f"{noun}s" for w in words[1:]):
+        # "the Premier League", and a name its noun opens before a joining word: "the
+        # Museum of Modern Art" for museum_name
+        opens = len(words) > 2 and words[1] in NAME_JOINERS
+        if not first and any(w in (noun, f"{noun}s") for w in words[0 if opens else 1 :]):
             name = _FULL_STOP.sub("", match.group())  # "...of Art." ends a sentence
             return name, Span(start=match.start(), end=match.start() + len(name))
     return None
