@@ -946,6 +946,9 @@ def test_a_name_in_capitals_that_holds_the_parameters_noun_is_the_whole_name() -
     assert bound(museum, text) == {"museum_name": "Metropolitan Museum of Art"}
     text = "art exhibitions in the Museum of Modern Art, New York"  # its noun opens it
     assert bound(museum, text) == {"museum_name": "Museum of Modern Art"}
+    player = {"properties": {"player_name": STRING}, "required": ["player_name"]}
+    text = "the player stats of Cristiano Ronaldo in the 2019-2020 season"  # not "stats"
+    assert bound(player, text) == {"player_name": "Cristiano Ronaldo"}
     league = {"properties": {"league": {"type": "string"}}, "required": ["league"]}
     assert bound(league, "the ranking of Liverpool in the Premier League") == {
         "league": "Premier League"

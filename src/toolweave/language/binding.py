@@ -732,6 +732,8 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
             re.IGNORECASE,
         )
         after = next((m for m in afters if not numbered or re.search(r"\d", m["v"])), None)
+        if after and after["v"].islower():  # "the player stats of Cristiano Ronaldo"
+            after = _OWNER_AFTER.match(text, after.end("v")) or after
         before = re.search(rf"\bthe\s+(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
         # Without "the", only a name held: "orders table schema?", not "a new git branch".
         bare = re.search(rf"\b(?P<v>\w[\w.-]*)\s+{noun}\b", text, re.IGNORECASE)
@@ -749,6 +751,10 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
 
 
 _FULL_STOP = re.compile(r"(?<![A-Z])(?<!\.\w)\.$")
+# A capitalised name after "of" or "for": whose the thing a noun compound names is.
+_OWNER_AFTER = re.compile(
+    rf"\s+(?:of|for)\s+(?:the\s+)?(?P<v>[A-Z][\w'&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w'&-]*)*)"
+)
 # A name written in capitals, small joining words inside it: "Metropolitan Museum of Art".
 _JOINED = "|".join([*NAME_JOINERS, "and", "&"])
 _TITLED = re.compile(rf"[A-Z][\w.'&-]*(?:\s+(?:(?:{_JOINED})\s+)*[A-Z][\w.'&-]*)+")
