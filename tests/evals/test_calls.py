@@ -369,3 +369,31 @@ async def test_a_sentence_giving_only_options_completes_the_call_before(tmp_path
         {"side1": 5, "side2": 7, "side3": 9, "get_area": True, "get_perimeter": True}
     ]
     ranker.close()
+
+
+FLIGHT = function(
+    "book_flight",
+    "Book a direct flight for a specific date and time from departure city to destination city.",
+    ["departure_city", "destination_city", "date"],
+    departure_city="string: The city where you want to start your journey.",
+    destination_city="string: The city where you want to end your journey.",
+    date="string: The date of the flight, in the format YYYY-MM-DD.",
+)
+
+
+async def test_a_clause_that_gives_its_values_again_after_and_is_a_call_each(
+    tmp_path: Path,
+) -> None:
+    """Seen on BFCL parallel: "... and another flight from Tokyo to Sydney on May 18th" made
+    no second call; "between x values of 2 and 5" is one call's pair of numbers."""
+    ranker = ToolRanker(EMBEDDER, tmp_path)
+    question = (
+        "Book a flight from San Francisco to Tokyo on May 3rd 2022 and another flight from "
+        "Tokyo to Sydney on May 18th 2022."
+    )
+    steps = await predict(question, [bfcl_tool(FLIGHT)], True, NoLLM(), ranker, TODAY)
+    assert [s.arguments for s in steps] == [
+        {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "2022-05-03"},
+        {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "2022-05-18"},
+    ]
+    ranker.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from toolweave.evals.ranking import ToolRanker
 from toolweave.evals.retrieval import Progress, percentile
 from toolweave.execution.step_agent import prepare_step
 from toolweave.language import clause_of
-from toolweave.language.binding import listed_sets, value_sets
+from toolweave.language.binding import extract_arguments, listed_sets, value_sets
 from toolweave.language.clauses import split_clauses
 from toolweave.models.base import LLM
 from toolweave.types import Step, ToolSpec
@@ -256,15 +257,54 @@ async def predict(
         by_key = {c.tool.key: c.tool for c in candidates}
         await prepare_step(step, by_key, llm)
         tool = by_key.get(step.key)
-        sets = []
+        sets, halves = [], [text]
         if parallel and tool:
             sets = value_sets(tool.input_schema, clause) or listed_sets(step.arguments, text)
+            halves = [] if sets else _repeated(text, tool.input_schema, today)
         for n, arguments in enumerate(sets):
             copy = step.model_copy(update={"id": f"call-{i}.{n}", "arguments": arguments})
             await prepare_step(copy, {tool.key: tool} if tool else by_key, llm)
             steps.append(copy)
-        steps.extend([] if sets else [step])
+        if len(halves) > 1 and tool:
+            for n, half in enumerate(halves):
+                copy = Step(id=f"call-{i}.{n}", clause=clause_of(i, half, today), **_bound(step))
+                await prepare_step(copy, {tool.key: tool}, llm)
+                steps.append(copy)
+        steps.extend([] if sets or len(halves) > 1 else [step])
     return await _parallel_calls(steps, {t.key: t for t in tools}, llm) if parallel else steps
+
+
+# Where a clause may say its call again: "... on May 3rd and another flight from Tokyo ...".
+_AND = re.compile(r",?\s+and\s+(?:(?:also|for|another)\s+)?")
+
+
+def _repeated(text: str, schema: dict[str, Any], today: date) -> list[str]:
+    """The clause cut at each "and" after which the tool's values are given again, two at
+    least, one of them another ("'Queens Hotel' in Berlin from March 10 to March 20 and for
+    'Royal Hotel' in Paris from April 5 to April 15"); [text] when they are not."""
+    parts, start = [], 0
+    for join in _AND.finditer(text):
+        if re.search(r"\d\W*$", text[: join.start()]) and re.match(r"\W*\d", text[join.end() :]):
+            continue  # "between 2 and 5": a pair of numbers, one call's
+        left = _values_given(schema, text[start : join.start()], today)
+        right = _values_given(schema, text[join.end() :], today)
+        if left and right and any(left.get(n, v) != v for n, v in right.items()):
+            parts.append(text[start : join.start()])
+            start = join.end()
+    return [*parts, text[start:]] if parts else [text]
+
+
+def _values_given(schema: dict[str, Any], text: str, today: date) -> dict[str, Any]:
+    """The values the text gives the tool, if it gives two at least, each written apart (one
+    quoted name filling two parameters is one value)."""
+    filled = extract_arguments(schema, clause_of(0, text, today))
+    given = {n for n, origin in filled.origins.items() if origin == "extracted"}
+    written = {(s.start, s.end) for n, s in filled.spans.items() if n in given}
+    return {n: filled.arguments[n] for n in given} if len(written) >= 2 else {}
+
+
+def _bound(step: Step) -> dict[str, Any]:
+    return {"server": step.server, "tool": step.tool, "candidates": step.candidates}
 
 
 _GIVEN = ("extracted", "plan")  # origins of the values a clause gave, not a model
