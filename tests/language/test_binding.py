@@ -928,6 +928,19 @@ def test_a_list_of_options_takes_each_option_the_request_says() -> None:
     assert "categories" not in bound(schema, "a grocery store in Houston")
 
 
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("a hotel in Berlin, Germany from March 10 to March 20", "Berlin, Germany"),
+        ("a lawyer in Boston, MA.", "Boston, MA"),
+        ("I'm in Paris, Could you find me a hotel?", "Paris"),  # a sentence goes on
+    ],
+)
+def test_a_place_keeps_the_state_or_country_written_after_it(text: str, place: str) -> None:
+    schema = {"properties": {"location": {"type": "string"}}, "required": ["location"]}
+    assert bound(schema, text) == {"location": place}
+
+
 def test_two_lists_make_a_call_per_pair() -> None:
     sets = listed_sets(
         {"genre": "rock", "city": "Paris"}, "rock and jazz concerts in Paris or Rome"

@@ -191,7 +191,27 @@ def extract_arguments(
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     _percents_as_fractions(filled, properties, kinds, values.numbers)
+    _with_regions(filled, kinds, text)
     return filled
+
+
+# A state or country written right after a place, its comma before: "Berlin, Germany",
+# "Boston, MA", "Chicago, Illinois." (not "Paris, Could you ...": a sentence goes on after it).
+_REGION_AFTER = re.compile(
+    r",\s*(?:(?:[A-Z]\.){2,}|[A-Z]\w*(?:\s+[A-Z]\w*){0,2})"
+    r"(?=\s*(?:$|[,.;:!?)]|\b(?:from|to|for|in|on|at|and|or|with|between|during|over)\b))"
+)
+
+
+def _with_regions(filled: Filled, kinds: dict[str, str], text: str) -> None:
+    """A place with the state or country the request writes right after it, as written."""
+    for name, span in list(filled.spans.items()):
+        value = filled.arguments.get(name)
+        if kinds.get(name) != "place" or text[span.start : span.end] != value:
+            continue
+        if region := _REGION_AFTER.match(text, span.end):
+            whole = text[span.start : region.end()]
+            filled.put(name, whole, filled.origins[name], Span(start=span.start, end=region.end()))
 
 
 # A percentage is passed as a fraction where the parameter says it takes one: "as a decimal",
