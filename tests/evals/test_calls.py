@@ -354,23 +354,6 @@ TRIANGLE_PROPERTIES = function(
     get_area="boolean: Whether to calculate the area.",
     get_perimeter="boolean: Whether to calculate the perimeter.",
 )
-
-
-async def test_a_sentence_giving_only_options_completes_the_call_before(tmp_path: Path) -> None:
-    """Seen on BFCL parallel-multiple: "You want to calculate the area and perimeter of this
-    triangle." made a second triangle call, its sides the first's."""
-    ranker = ToolRanker(EMBEDDER, tmp_path)
-    question = (
-        "For the triangle, the sides are 5 units, 7 units, and 9 units respectively. "
-        "You want to calculate the area and perimeter of this triangle."
-    )
-    steps = await predict(question, [bfcl_tool(TRIANGLE_PROPERTIES)], True, NoLLM(), ranker, TODAY)
-    assert [s.arguments for s in steps] == [
-        {"side1": 5, "side2": 7, "side3": 9, "get_area": True, "get_perimeter": True}
-    ]
-    ranker.close()
-
-
 FLIGHT = function(
     "book_flight",
     "Book a direct flight for a specific date and time from departure city to destination city.",
@@ -381,19 +364,37 @@ FLIGHT = function(
 )
 
 
-async def test_a_clause_that_gives_its_values_again_after_and_is_a_call_each(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("tool", "question", "calls"),
+    [
+        # A sentence giving only options completes the call before, not a second triangle.
+        (
+            TRIANGLE_PROPERTIES,
+            "For the triangle, the sides are 5 units, 7 units, and 9 units respectively. "
+            "You want to calculate the area and perimeter of this triangle.",
+            [{"side1": 5, "side2": 7, "side3": 9, "get_area": True, "get_perimeter": True}],
+        ),
+        # The values given again after "and": a call each.
+        (
+            FLIGHT,
+            "Book a flight from San Francisco to Tokyo on May 3rd 2022 and another flight "
+            "from Tokyo to Sydney on May 18th 2022.",
+            [
+                {
+                    "departure_city": "San Francisco",
+                    "destination_city": "Tokyo",
+                    "date": "2022-05-03",
+                },
+                {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "2022-05-18"},
+            ],
+        ),
+    ],
+)
+async def test_the_parallel_calls_follow_the_questions_sentences(
+    tool: dict[str, Any], question: str, calls: list[dict[str, Any]], tmp_path: Path
 ) -> None:
-    """Seen on BFCL parallel: "... and another flight from Tokyo to Sydney on May 18th" made
-    no second call; "between x values of 2 and 5" is one call's pair of numbers."""
+    """Seen on BFCL parallel and parallel-multiple."""
     ranker = ToolRanker(EMBEDDER, tmp_path)
-    question = (
-        "Book a flight from San Francisco to Tokyo on May 3rd 2022 and another flight from "
-        "Tokyo to Sydney on May 18th 2022."
-    )
-    steps = await predict(question, [bfcl_tool(FLIGHT)], True, NoLLM(), ranker, TODAY)
-    assert [s.arguments for s in steps] == [
-        {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "2022-05-03"},
-        {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "2022-05-18"},
-    ]
+    steps = await predict(question, [bfcl_tool(tool)], True, NoLLM(), ranker, TODAY)
+    assert [s.arguments for s in steps] == calls
     ranker.close()
