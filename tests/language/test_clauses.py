@@ -84,6 +84,16 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
                 "calculate the pace.",
             ],
         ),
+        # "First," "Second," "Lastly," only number the requests: no words of theirs.
+        (
+            "First, find the lyrics of 'Yesterday'. Second, I need the prices of 'Apple' and "
+            "'Tesla'. Lastly, calculate the pace.",
+            [
+                "find the lyrics of 'Yesterday'.",
+                "I need the prices of 'Apple' and 'Tesla'.",
+                "calculate the pace.",
+            ],
+        ),
         ("Search for a car in Oslo and reserve it.", ["Search for a car in Oslo", "reserve it."]),
         # A list's long items end with a short one after ", and"; a statement is no item.
         (

@@ -38,7 +38,12 @@ _CLAUSE_BREAK = re.compile(
     r"|\s+(?:and\s+)?then\s+(?=[a-z]))",
     re.IGNORECASE,
 )
-_LEADING_FILLER = re.compile(r"^(?:and|then|also|please)\s+", re.IGNORECASE)
+# "and", "please"; "First," "Second," "Lastly," that only number the requests
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:and|then|also|please)\s+|(?:first|second|third|fourth|fifth|last|final|next)(?:ly)?"
+    r"\s*,\s*|(?:after\s+that|additionally|moreover|furthermore|afterwards)\s*,\s*)",
+    re.IGNORECASE,
+)
 # "... and check it out so I'm working on it?": why, not what to do
 _PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)", re.I)
 # The rest of a sentence, a dot inside a word ("app.py") and all.
