@@ -84,6 +84,11 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
                 "calculate the pace.",
             ],
         ),
+        # Requests listed after "Two things -" are requests, though no verb asks.
+        (
+            "Two things - the phone number from https://x.test/, and the latest commit in /r.",
+            ["Two things - the phone number from https://x.test/", "the latest commit in /r."],
+        ),
         # "First," "Second," "Lastly," only number the requests: no words of theirs.
         (
             "First, find the lyrics of 'Yesterday'. Second, I need the prices of 'Apple' and "

@@ -199,7 +199,15 @@ def _only_states(sentence: str, pieces: list[str]) -> bool:
     """Whether the sentence states something and none of its pieces asks for anything ("Entry 3
     is spam, and it's skewing our ratings."; not "Before I call her, tell me the time.")."""
     asks = any(_VERB.match(p.strip()) or asks_to_change(p) for p in pieces)
-    return _told(sentence) and not _WISH.search(sentence) and not asks
+    listed = _REQUESTS_LISTED.match(sentence) is not None
+    return _told(sentence) and not _WISH.search(sentence) and not asks and not listed
+
+
+# "Two things - the phone number on <url>, and the latest commit in <repo>.": requests listed.
+_REQUESTS_LISTED = re.compile(
+    r"^\W*(?:two|three|four|a\s+few|a\s+couple\s+of|some)\s+(?:things|questions|requests)\s*[-:–—]",
+    re.IGNORECASE,
+)
 
 
 def _restates(sentence: str, request: str) -> bool:
