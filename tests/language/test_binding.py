@@ -914,6 +914,18 @@ def test_an_optional_number_named_a_few_words_before_it_is_given() -> None:
     assert "starting_level" not in bound(schema, "a profile named 'StarPlayer' with 5 lives")
 
 
+def test_a_list_of_numbers_takes_the_list_the_request_writes() -> None:
+    schema = {
+        "properties": {
+            "data": {"type": "array", "items": {"type": "integer"}, "description": "The data."},
+            "bins": {"type": "integer", "description": "The number of bins."},
+        },
+        "required": ["data", "bins"],
+    }
+    text = "a histogram of the scores with the following data: 85, 90, 88, 92 and 86, in 5 bins"
+    assert bound(schema, text) == {"data": [85, 90, 88, 92, 86], "bins": 5}
+
+
 def test_a_list_of_options_takes_each_option_the_request_says() -> None:
     kinds = ["Organic", "Vegetables", "Fruits", "Dairy"]
     schema = {

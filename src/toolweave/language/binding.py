@@ -130,6 +130,9 @@ def extract_arguments(
     for name, (value, span) in _bind_locators(kinds, values, text).items():
         filled.put(name, value, "extracted", span)
     optional = {n: p for n, p in properties.items() if n not in required}
+    for name, value, span, used in _number_lists(properties, required, text, found_numbers):
+        filled.put(name, value, "extracted", span)
+        found_numbers = [n for n in found_numbers if n not in used]
     counts = [*found_numbers, *number_words(text)]  # "the first three lines"
     measured = _measured(properties, required - filled.arguments.keys(), kinds, text, counts)
     for name, (value, span) in measured.items():
@@ -1078,6 +1081,42 @@ def _glob(text: str) -> Found:
     if _BELOW.search(text) and "/" not in pattern:
         pattern = f"**/{pattern}"
     return pattern, Span(start=said.start(), end=said.end())
+
+
+def _number_lists(
+    properties: dict[str, Any], required: Collection[str], text: str, numbers: list[Number]
+) -> list[tuple[str, list[Any], Span, list[Number]]]:
+    """A required list of numbers takes a list the text writes ("the following data: 85, 90,
+    88 and 92", "[12, 15, 18]"), each list once, in order: the one after the parameter's name
+    or description first."""
+    runs = _number_runs(text, numbers)
+    found = []
+    for name in required:
+        prop = properties.get(name) or {}
+        items = json_type(prop.get("items") or {})
+        if json_type(prop) != "array" or items not in ("number", "integer") or not runs:
+            continue
+        words = _stems(f"{readable_name(name)} {prop.get('description', '')}") - _BLANK_WORDS
+        run = next(
+            (r for r in runs if words & _stems(text[max(0, r[0].start - 30) : r[0].start])), runs[0]
+        )
+        runs.remove(run)
+        span = Span(start=run[0].start, end=run[-1].end)
+        found.append((name, [_plain(n) for n in run], span, run))
+    return found
+
+
+def _number_runs(text: str, numbers: list[Number]) -> list[list[Number]]:
+    """The lists of two numbers or more the text writes, each number joined to the one before
+    by a comma or "and" only."""
+    runs: list[list[Number]] = []
+    for number in sorted(numbers, key=lambda n: n.start):
+        joined = runs and re.fullmatch(LIST_JOIN, text[runs[-1][-1].end : number.start])
+        if joined and not number.in_date:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return [run for run in runs if len(run) > 1]
 
 
 def _options_listed(properties: dict[str, Any], text: str) -> dict[str, Found]:
