@@ -914,6 +914,12 @@ def test_an_optional_number_named_a_few_words_before_it_is_given() -> None:
     assert "starting_level" not in bound(schema, "a profile named 'StarPlayer' with 5 lives")
 
 
+def test_an_ordinal_before_the_parameters_name_is_its_number() -> None:
+    schema = {"properties": {"century": {"type": "integer"}}, "required": ["century"]}
+    assert bound(schema, "important wars during the 19th century") == {"century": 19}
+    assert bound(schema, "the 3rd war of the century") == {}
+
+
 def test_a_list_of_numbers_takes_the_list_the_request_writes() -> None:
     schema = {
         "properties": {

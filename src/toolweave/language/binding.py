@@ -133,6 +133,8 @@ def extract_arguments(
     for name, value, span, used in _number_lists(properties, required, text, found_numbers):
         filled.put(name, value, "extracted", span)
         found_numbers = [n for n in found_numbers if n not in used]
+    for name, (value, span) in _ordinals_named(properties, required, kinds, text).items():
+        filled.put(name, value, "extracted", span)
     counts = [*found_numbers, *number_words(text)]  # "the first three lines"
     measured = _measured(properties, required - filled.arguments.keys(), kinds, text, counts)
     for name, (value, span) in measured.items():
@@ -1081,6 +1083,21 @@ def _glob(text: str) -> Found:
     if _BELOW.search(text) and "/" not in pattern:
         pattern = f"**/{pattern}"
     return pattern, Span(start=said.start(), end=said.end())
+
+
+def _ordinals_named(
+    properties: dict[str, Any], required: Collection[str], kinds: dict[str, str], text: str
+) -> dict[str, Found]:
+    """A required whole number an ordinal gives right before the parameter's name: "the 19th
+    century" for century (an ordinal is no count elsewhere: "the 2nd commit")."""
+    found: dict[str, Found] = {}
+    for name in required:
+        if kinds.get(name) != "integer":
+            continue
+        nouns = "|".join(re.escape(w) for w in readable_name(name).split())
+        if match := re.search(rf"\b(\d+)(?:st|nd|rd|th)\s+(?:{nouns})\b", text, re.I):
+            found[name] = (int(match[1]), Span(start=match.start(1), end=match.end(1)))
+    return found
 
 
 def _number_lists(
