@@ -106,6 +106,15 @@ QUERY = {"properties": {"query": {"type": "string"}}, "required": ["query"]}
             "a loan amount of $400,000 for a loan term of 15, 20 and 30 years",
             [{"loan_amount": 400000, "loan_term": t} for t in (15, 20, 30)],
         ),
+        # Lists for a list of numbers: a call per list.
+        (
+            {
+                "properties": {"table": {"type": "array", "items": {"type": "integer"}}},
+                "required": ["table"],
+            },
+            "the first table is [45, 55, 35, 65] and the second table is [30, 70, 50, 50]",
+            [{"table": [45, 55, 35, 65]}, {"table": [30, 70, 50, 50]}],
+        ),
     ],
 )
 def test_value_sets(schema: dict[str, Any], text: str, sets: list[dict[str, Any]]) -> None:

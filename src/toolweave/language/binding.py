@@ -1108,10 +1108,8 @@ def _number_lists(
     or description first."""
     runs = _number_runs(text, numbers)
     found = []
-    for name in required:
-        prop = properties.get(name) or {}
-        items = json_type(prop.get("items") or {})
-        if json_type(prop) != "array" or items not in ("number", "integer") or not runs:
+    for name, prop in properties.items():  # in the schema's order: dataset_a, then dataset_b
+        if name not in required or not _takes_numbers(prop) or not runs:
             continue
         words = _stems(f"{readable_name(name)} {prop.get('description', '')}") - _BLANK_WORDS
         run = next(
@@ -1121,6 +1119,10 @@ def _number_lists(
         span = Span(start=run[0].start, end=run[-1].end)
         found.append((name, [_plain(n) for n in run], span, run))
     return found
+
+
+def _takes_numbers(prop: dict[str, Any]) -> bool:
+    return json_type(prop) == "array" and json_type(prop.get("items") or {}) in NUMERIC_KINDS
 
 
 def _number_runs(text: str, numbers: list[Number]) -> list[list[Number]]:
@@ -1221,14 +1223,20 @@ def value_sets(
     groups: dict[str, list[str]] = {}
     for name in schema.get("required") or []:
         kind = param_kind(name, properties.get(name, {}))
+        if _takes_numbers(properties.get(name, {})):
+            kind = "numbers"  # "the first set is [12, 15] and the second set is [32, 35]"
         groups.setdefault("number" if kind in NUMERIC_KINDS else kind, []).append(name)
     paths = [x for x in values.locators if x.kind == "path"]
     queries = groups.get("query", [])
     by_name = bool(queries) and all(
         _MATCHED.search(properties[n].get("description", "")) for n in queries
     )
+    runs = _number_runs(clause.text, [n for n in values.numbers if not n.in_date])
+    runs = runs if "numbers" in groups else []  # else "3 and 4, 5 and 12" are four numbers
+    in_runs = {id(n) for run in runs for n in run}
     found: dict[str, list[Any]] = {
-        "number": [n.value for n in values.numbers if not n.in_date],
+        "numbers": [[_plain(n) for n in run] for run in runs],
+        "number": [n.value for n in values.numbers if not n.in_date and id(n) not in in_runs],
         "place": list(values.listed_places),
         # Names listed for a search matched against names ("Alice and Carol"): one each.
         "query": _listed_names(clause) if by_name else [],
