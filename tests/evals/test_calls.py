@@ -20,6 +20,7 @@ from toolweave.evals.calls import (
     CallCase,
     CallDataset,
     CallRow,
+    _sets,
     bfcl_schema,
     bfcl_tool,
     evaluate_calls,
@@ -398,3 +399,20 @@ async def test_the_parallel_calls_follow_the_questions_sentences(
     steps = await predict(question, [bfcl_tool(tool)], True, NoLLM(), ranker, TODAY)
     assert [s.arguments for s in steps] == calls
     ranker.close()
+
+
+def test_value_sets_are_crossed_with_the_lists_of_the_other_names() -> None:
+    """Seen on BFCL parallel: "Lakers and Bulls in NBA seasons 2018 and 2020" made a call per
+    season, for the Lakers only."""
+    text = "Find the winning percentage of Lakers and Bulls in NBA seasons 2018 and 2020."
+    seasons = [{"season": 2018}, {"season": 2020}]
+    crossed = _sets(seasons, {"team": "Lakers", "season": 2018}, text)
+    assert crossed == [
+        {"season": 2018, "team": "Lakers"},
+        {"season": 2018, "team": "Bulls"},
+        {"season": 2020, "team": "Lakers"},
+        {"season": 2020, "team": "Bulls"},
+    ]
+    # A list the value sets already vary is not crossed again.
+    cities = [{"city": "Paris"}, {"city": "Rome"}]
+    assert _sets(cities, {"city": "Paris"}, "weather in Paris and Rome") == cities

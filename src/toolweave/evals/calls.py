@@ -259,7 +259,7 @@ async def predict(
         tool = by_key.get(step.key)
         sets, halves = [], [text]
         if parallel and tool:
-            sets = value_sets(tool.input_schema, clause) or listed_sets(step.arguments, text)
+            sets = _sets(value_sets(tool.input_schema, clause), step.arguments, text)
             halves = [] if sets else _repeated(text, tool.input_schema, today)
         for n, arguments in enumerate(sets):
             copy = step.model_copy(update={"id": f"call-{i}.{n}", "arguments": arguments})
@@ -272,6 +272,20 @@ async def predict(
                 steps.append(copy)
         steps.extend([] if sets or len(halves) > 1 else [step])
     return await _parallel_calls(steps, {t.key: t for t in tools}, llm) if parallel else steps
+
+
+def _sets(
+    found: list[dict[str, Any]], arguments: dict[str, Any], text: str
+) -> list[dict[str, Any]]:
+    """The value sets, each crossed with the lists the step's other names are one of ("Lakers
+    and Bulls in NBA seasons 2018 and 2020": each team in each season); the lists alone when
+    no value set is found."""
+    if not found:
+        return listed_sets(arguments, text)
+    varying = {n for n in found[0] if len({str(s.get(n)) for s in found}) > 1}
+    names = {n: v for n, v in arguments.items() if isinstance(v, str) and n not in varying}
+    lists = listed_sets(names, text)
+    return [each | listed for each in found for listed in lists] if lists else found
 
 
 # Where a clause may say its call again: "... on May 3rd and another flight from Tokyo ...".
