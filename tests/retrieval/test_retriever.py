@@ -497,31 +497,6 @@ def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
     )
 
 
-def test_a_link_between_two_things_fits_a_clause_that_names_two() -> None:
-    """ "remember it under Rosa's Bakery" had chosen server-memory's create_relations (from,
-    to, relationType) over create_entities: one thing named is no link."""
-    text = {"type": "string"}
-    link = {"type": "object", "properties": {"from": text, "to": text, "relationType": text}}
-    link["required"] = ["from", "to", "relationType"]
-    schema = {"type": "object", "properties": {"relations": {"type": "array", "items": link}}}
-    schema["required"] = ["relations"]
-    relate = ToolSpec(
-        server="memory",
-        name="create_relations",
-        description="Create multiple new relations between entities in the knowledge graph",
-        input_schema=schema,
-        hints=ToolHints(read_only=False),
-    )
-    candidate = Candidate(tool=relate, score=0.3)
-
-    def fitted(request: str) -> float:
-        return fit(candidate, analyse(request, date(2026, 11, 26)).clauses[0], 0)
-
-    two = fitted("link Rosa's Bakery to Acme Corp in memory")
-    assert fitted("link Rosa's Bakery in memory") < two - 0.15
-    assert fitted("remember it under Rosa's Bakery in memory") < two - 0.15
-
-
 def test_a_change_put_into_a_table_fits_no_tool_that_takes_no_table() -> None:
     """ "add an order to the orders table ... with item 'Cinnamon roll'" had written the item
     to mcp-server-sqlite's memo (`append_insight`), a change nobody asked for."""

@@ -248,20 +248,6 @@ def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None
 _EXISTING = re.compile(r"\bexisting\b", re.IGNORECASE)
 
 
-# The two ends of a link, as a record's fields name them.
-_ENDS = ({"from", "to"}, {"source", "target"}, {"subject", "object"})
-
-
-def _links(tool: ToolSpec) -> bool:
-    """Whether the tool's records each join two things (server-memory's relations)."""
-    for name in tool.input_schema.get("required") or []:
-        prop = (tool.input_schema.get("properties") or {}).get(name) or {}
-        fields = set((prop.get("items") or {}).get("required") or [])
-        if any(ends <= {f.lower() for f in fields} for ends in _ENDS):
-            return True
-    return False
-
-
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -313,10 +299,6 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # change of one the server does not hold: it would fail with "not found", or do nothing.
     existing = _EXISTING.search(tool.description) is not None or deletes(tool)
     absent = changes and candidate.lacks and existing
-    # A link between two things ("from" and "to") is no record of one: "remember it under
-    # Rosa's Bakery", "save Emma Schultz in memory with it" name one thing.
-    if changes and _links(tool) and len(named_things(clause)) < 2:
-        evidence -= VALUE_WEIGHT
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
