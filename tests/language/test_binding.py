@@ -966,6 +966,8 @@ def test_a_list_of_options_takes_each_option_the_request_says() -> None:
 def test_a_place_keeps_the_state_or_country_written_after_it(text: str, place: str) -> None:
     schema = {"properties": {"location": {"type": "string"}}, "required": ["location"]}
     assert bound(schema, text) == {"location": place}
+    city = {"properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert bound(city, text) == {"city": place.split(",")[0]}  # a city is only the city
 
 
 def test_two_lists_make_a_call_per_pair() -> None:

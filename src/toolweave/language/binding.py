@@ -209,10 +209,13 @@ _REGION_AFTER = re.compile(
 
 
 def _with_regions(filled: Filled, kinds: dict[str, str], text: str) -> None:
-    """A place with the state or country the request writes right after it, as written."""
+    """A place with the state or country the request writes right after it, as written; a
+    city is only the city ("London, UK" gives a `city` London, a `location` London, UK)."""
     for name, span in list(filled.spans.items()):
         value = filled.arguments.get(name)
         if kinds.get(name) != "place" or text[span.start : span.end] != value:
+            continue
+        if "city" in readable_name(name).split():
             continue
         if region := _REGION_AFTER.match(text, span.end):
             whole = text[span.start : region.end()]
