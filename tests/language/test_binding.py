@@ -733,6 +733,15 @@ def test_a_time_or_a_date_by_the_last_word_of_its_name(name: str, kind: str) -> 
     assert param_kind(name, {"type": "string"}) == kind
 
 
+def test_a_parameter_described_as_an_email_address_takes_one() -> None:
+    to = {"type": "string", "description": "The email address to send to."}
+    assert param_kind("to", to) == "email"
+    subject = {"type": "string", "description": "The subject of the email."}
+    schema = {"properties": {"to": to, "subject": subject}, "required": ["to", "subject"]}
+    text = "Send an email to John Doe at john.doe@example.com with the subject 'Meeting'"
+    assert bound(schema, text) == {"to": "john.doe@example.com", "subject": "Meeting"}
+
+
 def test_a_code_a_tool_gives_is_no_place_name() -> None:
     code = {"type": "string", "description": "ISO 3166-2 location code, e.g. 'FR' for France."}
     assert param_kind("location", code) == "code"

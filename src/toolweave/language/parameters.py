@@ -97,6 +97,7 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
 
 def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
     names = set(readable.split())
+    description = str(prop.get("description") or "")
     if kind == "array":
         items = prop.get("items") or {}
         return "paths" if names & PATH_WORDS and json_type(items) == "string" else None
@@ -104,11 +105,13 @@ def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
         return None
     if names & URL_WORDS or prop.get("format") in ("uri", "url"):
         return "url"
-    if names & EMAIL_WORDS or prop.get("format") == "email":
+    if names & EMAIL_WORDS or prop.get("format") == "email" or _AN_ADDRESS.match(description):
         return "email"
     return "path" if names & PATH_WORDS else None
 
 
+# "to": "The email address to send to." (not "The subject of the email.")
+_AN_ADDRESS = re.compile(r"^\W*(?:the\s+)?(?:e-?mail)\s+address\b", re.IGNORECASE)
 _CODE_ONLY = re.compile(r"\b(?:ISO|location|country|region)\b[\w\s-]{0,12}\bcode\b", re.I)
 
 
