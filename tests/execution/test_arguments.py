@@ -324,6 +324,15 @@ async def test_the_model_chooses_a_name_among_the_requests_phrases() -> None:
     assert filled.origins["religion"] == "chosen"
 
 
+async def test_the_models_items_of_a_list_the_request_writes_are_that_whole_list() -> None:
+    """Seen on BFCL: the model chose ["cheese"] of "pasta and cheese" for `ingredients`."""
+    texts = {"type": "array", "items": {"type": "string"}}
+    recipes = tool({"ingredients": texts}, ["ingredients"], name="find_recipe")
+    llm = ScriptedLLM('{"ingredients": ["cheese"]}')
+    filled = await fill_arguments(recipes, c("a dinner recipe with pasta and cheese"), llm)
+    assert filled.arguments["ingredients"] == ["pasta", "cheese"]
+
+
 async def test_no_phrase_is_forced_on_a_change_a_path_or_a_text() -> None:
     """Seen on mcp-server-git: held to the phrases, "make a new branch in /r" created the
     branch "new branch"; a path or a text to write is no phrase of the request either."""

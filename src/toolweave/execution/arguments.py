@@ -15,7 +15,7 @@ from typing import Any
 
 from toolweave.catalog.documents import describe_parameters
 from toolweave.errors import LLMError
-from toolweave.language.binding import Filled, extract_arguments, values_of
+from toolweave.language.binding import Filled, extract_arguments, listed_with, values_of
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
@@ -144,7 +144,18 @@ async def _fill_with_llm(
         return
     for name in missing:
         if name in values:
-            _put_proposal(filled, name, values[name], _words_for(tool, name, clause, filled))
+            words = _words_for(tool, name, clause, filled)
+            value = values[name] if changes_things(tool) else _whole_list(values[name], words)
+            _put_proposal(filled, name, value, words)
+
+
+def _whole_list(proposed: Any, text: str) -> Any:
+    """For a tool that only reads, the model's list of items, when they are some of a list the
+    request writes, is that whole list: it chose "cheese" of "pasta and cheese"."""
+    if not (isinstance(proposed, list) and proposed and isinstance(proposed[0], str)):
+        return proposed
+    whole = listed_with(proposed[0], text)
+    return whole if set(proposed) < set(whole) else proposed
 
 
 # What a value copied from the request may be: a name, a place, a thing; not a path or an

@@ -1304,6 +1304,11 @@ def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
     return sets if len(sets) > 1 else []
 
 
+def listed_with(item: str, text: str) -> list[str]:
+    """The items of the list the text writes that `item` is one of; [item] when none."""
+    return [str(i) for i in _list_from(item, text)]
+
+
 def _list_from(value: str | float, text: str) -> list[Any]:
     """The items of the list `value` is one of in `text`, in their order; [value] when none.
     The value bound may be any item: "for 10, 20 and 30 years" binds the 30 beside "years"."""
