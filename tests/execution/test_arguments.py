@@ -333,6 +333,20 @@ async def test_the_models_items_of_a_list_the_request_writes_are_that_whole_list
     assert filled.arguments["ingredients"] == ["pasta", "cheese"]
 
 
+async def test_the_models_part_of_a_name_in_capitals_is_the_whole_name() -> None:
+    """Seen on BFCL: the model chose "Liga" of "La Liga", "Treaty" of "Treaty of Lisbon"."""
+    scorer = tool({"league": STRING}, ["league"], name="top_scorer")
+    filled = await fill_arguments(
+        scorer, c("Get the top scorer of La Liga"), ScriptedLLM('{"league": "Liga"}')
+    )
+    assert filled.arguments["league"] == "La Liga"
+    # A place the model chose is no part of a bigger name: Lisbon is no treaty.
+    town = tool({"city": STRING}, ["city"], name="weather")
+    text = "the weather in Lisbon, where the Treaty of Lisbon was signed"
+    filled = await fill_arguments(town, c(text), ScriptedLLM('{"city": "Lisbon"}'))
+    assert filled.arguments["city"] == "Lisbon"
+
+
 async def test_no_phrase_is_forced_on_a_change_a_path_or_a_text() -> None:
     """Seen on mcp-server-git: held to the phrases, "make a new branch in /r" created the
     branch "new branch"; a path or a text to write is no phrase of the request either."""

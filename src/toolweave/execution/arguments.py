@@ -15,7 +15,13 @@ from typing import Any
 
 from toolweave.catalog.documents import describe_parameters
 from toolweave.errors import LLMError
-from toolweave.language.binding import Filled, extract_arguments, listed_with, values_of
+from toolweave.language.binding import (
+    Filled,
+    extract_arguments,
+    listed_with,
+    values_of,
+    whole_name,
+)
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
@@ -145,13 +151,18 @@ async def _fill_with_llm(
     for name in missing:
         if name in values:
             words = _words_for(tool, name, clause, filled)
-            value = values[name] if changes_things(tool) else _whole_list(values[name], words)
+            value = values[name]
+            if not changes_things(tool) and param_kind(name, properties.get(name, {})) != "place":
+                value = _whole(value, words)  # a place's name is no bigger name's part
             _put_proposal(filled, name, value, words)
 
 
-def _whole_list(proposed: Any, text: str) -> Any:
-    """For a tool that only reads, the model's list of items, when they are some of a list the
-    request writes, is that whole list: it chose "cheese" of "pasta and cheese"."""
+def _whole(proposed: Any, text: str) -> Any:
+    """For a tool that only reads, the model's part of a name in capitals is the whole name
+    (it chose "Liga" of "La Liga"), its items of a list the request writes the whole list (it
+    chose "cheese" of "pasta and cheese")."""
+    if isinstance(proposed, str):
+        return whole_name(proposed, text)
     if not (isinstance(proposed, list) and proposed and isinstance(proposed[0], str)):
         return proposed
     whole = listed_with(proposed[0], text)

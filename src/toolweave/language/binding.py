@@ -1304,6 +1304,25 @@ def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
     return sets if len(sets) > 1 else []
 
 
+def whole_name(part: str, text: str) -> str:
+    """The name in capitals the text writes that `part` is a part of, not opening a sentence
+    ("La Liga" for "Liga", "Treaty of Lisbon" for "Treaty"); `part` when none."""
+    for match in _NAME_RUN.finditer(text):
+        start = match.start()
+        words = match.group().split()
+        if not text[:start].strip() or text[:start].rstrip()[-1] in ".?!:":
+            words = words[1:]  # "Find the Louvre Museum": no verb, nor "the"
+            while words and words[0].lower() in NAME_JOINERS:
+                words = words[1:]
+        name = " ".join(words)
+        if part != name and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", name):
+            return _FULL_STOP.sub("", name) if len(name.split()) > 1 else part
+    return part
+
+
+_NAME_RUN = re.compile(rf"[A-Z][\w'&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w'&-]*)+")
+
+
 def listed_with(item: str, text: str) -> list[str]:
     """The items of the list the text writes that `item` is one of; [item] when none."""
     return [str(i) for i in _list_from(item, text)]
