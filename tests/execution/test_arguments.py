@@ -340,6 +340,14 @@ async def test_the_models_part_of_a_name_in_capitals_is_the_whole_name() -> None
         scorer, c("Get the top scorer of La Liga"), ScriptedLLM('{"league": "Liga"}')
     )
     assert filled.arguments["league"] == "La Liga"
+    person = tool({"scientist": STRING}, ["scientist"], name="contribution")
+    text = "What was Albert Einstein's contribution to science?"  # no "'s", no "Lawyer"
+    filled = await fill_arguments(person, c(text), ScriptedLLM('{"scientist": "Einstein"}'))
+    assert filled.arguments["scientist"] == "Albert Einstein"
+    filled = await fill_arguments(
+        person, c("the cases of Lawyer John Doe"), ScriptedLLM('{"scientist": "John Doe"}')
+    )
+    assert filled.arguments["scientist"] == "John Doe"
     # A place the model chose is no part of a bigger name: Lisbon is no treaty.
     town = tool({"city": STRING}, ["city"], name="weather")
     text = "the weather in Lisbon, where the Treaty of Lisbon was signed"

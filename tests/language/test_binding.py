@@ -962,6 +962,11 @@ def test_a_list_of_options_takes_each_option_the_request_says() -> None:
     text = "a grocery store with organic fruits and vegetables in Houston"
     assert bound(schema, text)["categories"] == ["Organic", "Fruits", "Vegetables"]
     assert "categories" not in bound(schema, "a grocery store in Houston")
+    # An option of several words when the request says each of them.
+    details = ["high_low_temperature", "humidity", "precipitation", "wind"]
+    schema["properties"]["categories"]["items"]["enum"] = details
+    text = "the high and low temperatures, humidity, and precipitation for London"
+    assert bound(schema, text)["categories"] == details[:3]
 
 
 @pytest.mark.parametrize(

@@ -1141,18 +1141,27 @@ def _number_runs(text: str, numbers: list[Number]) -> list[list[Number]]:
     return [run for run in runs if len(run) > 1]
 
 
+def _option_said(option: str, text: str) -> re.Match[str] | None:
+    """Where the text says the option: as written, or, one of several words ("high_low_
+    temperature"), each word of it (plural or not), the first's place."""
+    if match := re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.I):
+        return match
+    words = [w for w in re.split(r"[\s_-]+", option) if w]
+    found = [re.search(rf"\b{re.escape(w)}(?:e?s)?\b", text, re.I) for w in words]
+    return found[0] if len(words) > 1 and all(found) else None
+
+
 def _options_listed(properties: dict[str, Any], text: str) -> dict[str, Found]:
-    """A list of options takes each option the clause says as a word of its own, in the
-    clause's order: "organic fruits and vegetables" for categories of Organic, Fruits, ..."""
+    """A list of options takes each option the clause says, in the clause's order: "organic
+    fruits and vegetables" for categories of Organic, Fruits, ...; an option of several words
+    when the clause says each ("high and low temperatures" for high_low_temperature)."""
     found: dict[str, Found] = {}
     for name, prop in properties.items():
         choices = options(prop.get("items") or {}) if json_type(prop) == "array" else []
         said = [
             (match.start(), match.end(), option)
             for option in choices
-            if isinstance(option, str)
-            and option.strip()
-            and (match := re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.I))
+            if isinstance(option, str) and (match := _option_said(option, text))
         ]
         if said:
             said.sort()
@@ -1305,8 +1314,11 @@ def listed_sets(arguments: dict[str, Any], text: str) -> list[dict[str, Any]]:
 
 
 def whole_name(part: str, text: str) -> str:
-    """The name in capitals the text writes that `part` is a part of, not opening a sentence
-    ("La Liga" for "Liga", "Treaty of Lisbon" for "Treaty"); `part` when none."""
+    """The name in capitals the text writes that the one word `part` is a part of, not opening
+    a sentence ("La Liga" for "Liga", "Treaty of Lisbon" for "Treaty"; not "Lawyer John Doe"
+    for "John Doe"); `part` when none."""
+    if len(part.split()) != 1:
+        return part
     for match in _NAME_RUN.finditer(text):
         start = match.start()
         words = match.group().split()
@@ -1320,7 +1332,7 @@ def whole_name(part: str, text: str) -> str:
     return part
 
 
-_NAME_RUN = re.compile(rf"[A-Z][\w'&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w'&-]*)+")
+_NAME_RUN = re.compile(rf"[A-Z][\w&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w&-]*)+")
 
 
 def listed_with(item: str, text: str) -> list[str]:
