@@ -419,9 +419,10 @@ def _units(text: str) -> list[str]:
     return [re.sub(r"(?<=\w{3})s$", "", w.lower()) for w in _UNIT.findall(text)]
 
 
-_UNIT = re.compile(r"(?<![\w/^])[^\W\d][\w/^°]*(?<![/^])")
+_UNIT_WORD = r"[^\W\d][\w/^°]*(?<![/^])"
+_UNIT = re.compile(rf"(?<![\w/^]){_UNIT_WORD}")
 # A unit written right after its number, no mark between: "5 seconds", not "255, Green".
-_UNIT_AFTER = re.compile(r" ?[^\W\d][\w/^°]*(?<![/^])")
+_UNIT_AFTER = re.compile(rf" ?{_UNIT_WORD}")
 
 
 def _beside(text: str, number: Number, following: bool = True) -> set[str]:
@@ -779,13 +780,26 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
 
 
 _FULL_STOP = re.compile(r"(?<![A-Z])(?<!\.\w)\.$")
+
+
+def _capitalised(chars: str, joiners: Collection[str], more: str) -> str:
+    """A pattern for words in capitals, each of `chars`, small joining words between them:
+    "Metropolitan Museum of Art"; `more` says how many words follow the first ("*", "+")."""
+    word = rf"[A-Z][{chars}]*"
+    return rf"{word}(?:\s+(?:(?:{'|'.join(joiners)})\s+)*{word}){more}"
+
+
 # A capitalised name after "of" or "for": whose the thing a noun compound names is.
-_OWNER_AFTER = re.compile(
-    rf"\s+(?:of|for)\s+(?:the\s+)?(?P<v>[A-Z][\w'&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w'&-]*)*)"
-)
+_OWNER = _capitalised(r"\w'&-", NAME_JOINERS, "*")
+_OWNER_AFTER = re.compile(rf"\s+(?:of|for)\s+(?:the\s+)?(?P<v>{_OWNER})")
 # A name written in capitals, small joining words inside it: "Metropolitan Museum of Art".
-_JOINED = "|".join([*NAME_JOINERS, "and", "&"])
-_TITLED = re.compile(rf"[A-Z][\w.'&-]*(?:\s+(?:(?:{_JOINED})\s+)*[A-Z][\w.'&-]*)+")
+_TITLED = re.compile(_capitalised(r"\w.'&-", [*NAME_JOINERS, "and", "&"], "+"))
+
+
+def _opens_sentence(text: str, at: int, ends: str) -> bool:
+    """Whether `at` is the text's start or comes right after one of the marks `ends`."""
+    before = text[:at].rstrip()
+    return not before or before[-1] in ends
 
 
 def _titled_with(noun: str, text: str) -> Found | None:
@@ -793,7 +807,7 @@ def _titled_with(noun: str, text: str) -> Found | None:
     museum_name of "the Metropolitan Museum of Art", the league of "the Premier League"."""
     for match in _TITLED.finditer(text):
         words = [w.lower().rstrip(".") for w in match.group().split()]
-        first = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!"
+        first = _opens_sentence(text, match.start(), ".?!")
         # "the Premier League", and a name its noun opens before a joining word: "the
         # Museum of Modern Art" for museum_name
         opens = len(words) > 2 and words[1] in NAME_JOINERS
@@ -1141,10 +1155,15 @@ def _number_runs(text: str, numbers: list[Number]) -> list[list[Number]]:
     return [run for run in runs if len(run) > 1]
 
 
+def _as_word(words: str, text: str, flags: int = 0) -> re.Match[str] | None:
+    """Where the text says the words as words of their own ("all", not the end of "called")."""
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text, flags)
+
+
 def _option_said(option: str, text: str) -> re.Match[str] | None:
     """Where the text says the option: as written, or, one of several words ("high_low_
     temperature"), each word of it (plural or not), the first's place."""
-    if match := re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.I):
+    if match := _as_word(option, text, re.IGNORECASE):
         return match
     words = [w for w in re.split(r"[\s_-]+", option) if w]
     found = [re.search(rf"\b{re.escape(w)}(?:e?s)?\b", text, re.I) for w in words]
@@ -1176,7 +1195,7 @@ def _enum_value(choices: list[Any], text: str) -> Found:
     said = {}
     for option in choices:
         if isinstance(option, str) and option.strip():
-            match = re.search(rf"(?<!\w){re.escape(option)}(?!\w)", text, re.IGNORECASE)
+            match = _as_word(option, text, re.IGNORECASE)
             if match:
                 said[option] = (option, Span(start=match.start(), end=match.end()))
     every = next((o for o in choices if isinstance(o, str) and o.lower() == "all"), None)
@@ -1322,17 +1341,18 @@ def whole_name(part: str, text: str) -> str:
     for match in _NAME_RUN.finditer(text):
         start = match.start()
         words = match.group().split()
-        if not text[:start].strip() or text[:start].rstrip()[-1] in ".?!:":
+        if _opens_sentence(text, start, ".?!:"):
             words = words[1:]  # "Find the Louvre Museum": no verb, nor "the"
             while words and words[0].lower() in NAME_JOINERS:
                 words = words[1:]
         name = " ".join(words)
-        if part != name and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", name):
-            return _FULL_STOP.sub("", name) if len(name.split()) > 1 else part
+        if part != name and _as_word(part, name):
+            return name if len(name.split()) > 1 else part
     return part
 
 
-_NAME_RUN = re.compile(rf"[A-Z][\w&-]*(?:\s+(?:(?:{'|'.join(NAME_JOINERS)})\s+)*[A-Z][\w&-]*)+")
+# A name in capitals without a possessive or an "and" in it: "Treaty of Lisbon".
+_NAME_RUN = re.compile(_capitalised(r"\w&-", NAME_JOINERS, "+"))
 
 
 def listed_with(item: str, text: str) -> list[str]:
