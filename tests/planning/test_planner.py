@@ -471,3 +471,45 @@ def test_a_request_for_the_subfolders_too_goes_to_a_tool_that_goes_down_into_the
         "directory_tree"
     )
     assert bound("show me everything in /srv/projects", *ranked) == "list_directory"
+
+
+def test_a_new_thing_related_to_one_the_graph_holds_is_added_with_its_relation() -> None:
+    """server-memory's schemas: "Kofi ..., works at Initech" adds Kofi, then the relation to
+    Initech (an entity the graph holds); a relation to a new thing whose kind is said adds the
+    thing first. Nothing relates to a name the graph does not hold."""
+    text_of = {"type": "string"}
+    entity = {"name": text_of, "entityType": text_of, "observations": {"type": "array"}}
+    relation = {"from": text_of, "to": text_of, "relationType": text_of}
+
+    def records_of(fields: dict) -> dict:
+        items = {"type": "object", "properties": fields, "required": list(fields)}
+        return {"type": "array", "items": items}
+
+    create = tool("create_entities", {"entities": records_of(entity)}, read_only=False)
+    relate = tool("create_relations", {"relations": records_of(relation)}, read_only=False)
+
+    def planned(text: str, held: str, first: ToolSpec) -> list[str]:
+        clause = clause_of(0, text, TODAY)
+        at = text.rindex(held)
+        clause.held = [Quoted(start=at, end=at + len(held), value=held)]
+        ranked = [Candidate(tool=first, score=0.3)]
+        ranked += [Candidate(tool=t, score=0.2) for t in (create, relate) if t is not first]
+        return [
+            s.tool for s in plan_steps([clause], [ranked], min_score=0.0, fallback=SEARCH).steps
+        ]
+
+    both = ["create_entities", "create_relations"]
+    text = "new person Kofi Mensah ('QA tester, joined in September'), works at Initech"
+    assert planned(text, "Initech", create) == both
+    assert (
+        planned(
+            "add person Hiro Sato (note 'joined Initech'), Hiro Sato works at Initech",
+            "Initech",
+            create,
+        )
+        == both
+    )
+    text = "My new contact Kofi Mensah (a person) works at Initech: please put him in my graph"
+    assert planned(text, "Initech", relate) == both
+    text = "add Nadia Haddad to memory as a person who works at Acme Corp"
+    assert planned(text, "Nadia", create) == ["create_entities"]

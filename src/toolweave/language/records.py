@@ -47,11 +47,11 @@ _KIND_SAID_FIRST = re.compile(
     rf"(?!(?:that|the|a|an|this|my|our|your|his|her|their|it|me|to|in|also)\s){_KIND}\s+$",
     re.I,
 )
-# "Dave, a person", "add Dave to your memory as a person"; "Dave - person, plays the cello";
-# "save Project Alpha's deadline to memory as a new project entity"
+# "Dave, a person", "Dave (a person)", "add Dave to your memory as a person"; "Dave - person,
+# plays the cello"; "save Project Alpha's deadline to memory as a new project entity"
 _KIND_AFTER = re.compile(
     r"^(?:['’]s\s+[a-z]+)?\W*(?:\s+(?:to|in|into)\s+(?:(?:my|your|the|our)\s+)?[\w-]+(?:\s+graph)?)?"
-    rf"\s*(?:[:,]|\s+is|\s+as)\s*(?:a|an)\s+(?:new\s+)?{_KIND}\b"
+    rf"\s*(?:[:,(]|\s+is|\s+as)\s*(?:a|an)\s+(?:new\s+)?{_KIND}\b"
 )
 _KIND_DASHED = re.compile(rf"^\s*[-–—]\s*{_KIND}\s*(?:[,;]|$)")
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
@@ -389,6 +389,20 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
 
 
+def record_kind(schema: dict[str, Any]) -> str:
+    """What a tool's list of records holds: "relations" (a from and a to field), "things" (a
+    name and a type field: a graph's entities) or ""."""
+    for prop in (schema.get("properties") or {}).values():
+        fields = [_words(f) for f in ((prop.get("items") or {}).get("properties") or {})]
+        if json_type(prop) != "array":
+            continue
+        if sum(f in (["from"], ["to"], ["source"], ["target"]) for f in fields) == 2:
+            return "relations"
+        if any(f[-1:] == ["type"] for f in fields) and any("name" in f for f in fields):
+            return "things"
+    return ""
+
+
 def record_keeping(prop: dict[str, Any], clause: Clause, said: list[str]) -> dict[str, Any] | None:
     """The one record a list-of-records parameter takes for the first thing the clause names,
     keeping `said` as what is observed of it (facts read by an earlier step), or None."""
@@ -411,6 +425,7 @@ def _record(
     record: dict[str, Any] = {}
     ends = [f for f in fields if f.lower() in ("from", "to", "source", "target")]
     if len(ends) == 2:
+        related = related or _described_relation(clause, names)
         if related is None:
             return None
         (first, second), between = related
@@ -470,6 +485,31 @@ def _related(
         ):
             return (first, second), " ".join(words)
     return None
+
+
+def _described_relation(
+    clause: Clause, names: list[Quoted]
+) -> tuple[tuple[Quoted, Quoted], str] | None:
+    """The first name and a thing the servers already hold, related by the few words said of
+    the first ("add Nadia to memory as a person who works at Acme Corp", "new person Kofi
+    ('QA tester'), works at Initech", "Hiro Sato (a person) works at Initech"): the words open
+    with a verb ("works", "reports"), and an aside in brackets between is left out."""
+    held = {h.start for h in clause.held}
+    first = names[0]
+    for other in names[1:]:
+        between = _ASIDE.sub("", clause.text[first.end : other.start])
+        said = re.search(
+            rf"(?:^|,|\bwho\b)\s*(?:{re.escape(first.value)}\s+)?(?P<kind>{_SAID_OF})\s+$", between
+        )
+        if other.start in held and other.value != first.value and said:
+            return (first, other), said["kind"]
+    return None
+
+
+# An aside in brackets, quoted or not: "(a person)", "('QA tester, joined in September')".
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+# A verb said of someone, and up to two words after it: "works at", "reports to", "belongs to".
+_SAID_OF = r"(?!(?:is|was|has|does)\b)[a-z]{3,}s(?:\s+[a-z]+){0,2}"
 
 
 def named_things(clause: Clause) -> list[Quoted]:
@@ -545,6 +585,7 @@ def _described(after: str) -> list[str]:
     """The pieces of description: not a request ("save that") nor a place ("to memory")."""
     said = []
     after = re.sub(r"^['’]s\b", "", after)  # "Bob's birthday is 2 May": of Bob, "birthday ..."
+    after = _ASIDE.sub("", after)  # "Nadia (a person) works at ...": "(a person)" is her kind
     for piece in _PIECES.split(after.strip(" \"'“”‘’.!?")):
         if kind_only := _KIND_ONLY.match(piece.strip()):  # "she is a translator": what she is
             said.append(f"{kind_only[1]} {kind_only[2]}")

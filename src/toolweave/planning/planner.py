@@ -41,6 +41,7 @@ from toolweave.language.cues import (
     tells_me,
 )
 from toolweave.language.parameters import changes_things, sql_kinds
+from toolweave.language.records import record_kind, records
 from toolweave.language.text import readable_name
 from toolweave.language.values import new_folder
 from toolweave.navigation.fields import output_fields
@@ -139,16 +140,12 @@ def plan_steps(
             continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
         if tool and (folder := _folder_first(tool, clause, ranked)):
             steps.append(folder)
-        if tool and (first := _needed_first(tool, clause, ranked)):
-            steps.append(
-                Step(
-                    id=f"s{clause.index + 1}-first",
-                    clause=clause,
-                    server=first.tool.server,
-                    tool=first.tool.name,
-                    candidates=[first],
-                )
-            )
+        first = _needed_first(tool, clause, ranked) if tool else None
+        other = _recorded_too(tool, clause, ranked) if tool else None
+        if other and record_kind(other.tool.input_schema) == "things":
+            first, other = first or other, None  # the new thing before its relation
+        if first:
+            steps.append(_step_of(first, clause, "first"))
         steps.append(
             Step(
                 id=f"s{clause.index + 1}",
@@ -159,6 +156,8 @@ def plan_steps(
                 problem=None if tool else Problem(kind=ProblemKind.NO_TOOL, text=problem),
             )
         )
+        if other:
+            steps.append(_step_of(other, clause, "then"))
     if fallback is not None and any(_reads_what_the_user_names(s, fallback) for s in steps):
         # "How much is a croissant? The price list is at <url>", "fetch <url> and tell me when
         # the bakery opened": the page the user names answers, not a search.
@@ -248,6 +247,36 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
         ),
         None,
     )
+
+
+def _step_of(candidate: Candidate, clause: Clause, role: str) -> Step:
+    return Step(
+        id=f"s{clause.index + 1}-{role}",
+        clause=clause,
+        server=candidate.tool.server,
+        tool=candidate.tool.name,
+        candidates=[candidate],
+    )
+
+
+def _recorded_too(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Candidate | None:
+    """For a clause that adds a new thing to a graph and says how it relates to one the graph
+    holds ("add Nadia as a person who works at Acme Corp"), or a relation and what kind of new
+    thing one end is ("Nadia (a person) works at Acme Corp: put her in my graph"): the tool of
+    the same server that adds the other, given its records whole (`records`)."""
+    mine = record_kind(tool.input_schema) if changes_things(tool) else ""
+    wanted = {"things": "relations", "relations": "things"}.get(mine)
+    for c in ranked if wanted else ():
+        schema = c.tool.input_schema
+        if (
+            c.tool.server == tool.server
+            and changes_things(c.tool)
+            and record_kind(schema) == wanted
+            and set(schema.get("required") or [])
+            <= set(records(schema.get("properties") or {}, clause))
+        ):
+            return c
+    return None
 
 
 def _adds_what_was_read(clause: Clause, before: Step, ranked: list[Candidate]) -> list[Candidate]:
