@@ -193,6 +193,8 @@ def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> No
     # Or before the value it is set to.
     clause = clause_of(0, "set Ines Moreau town = Graz", TODAY)
     assert [t.value for t in tables_by_field(clause, fields)] == ["staff"]
+    for terse in ("Ines Moreau: town -> Graz", "Ines Moreau moved -> town Graz"):
+        assert [t.value for t in tables_by_field(clause_of(0, terse, TODAY), fields)] == ["staff"]
     # Or in a condition on the rows: "the customers whose town is Graz" (no table named so).
     clause = clause_of(0, "look up all the customers whose town is Graz", TODAY)
     assert [t.value for t in tables_by_field(clause, fields)] == ["staff"]

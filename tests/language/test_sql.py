@@ -249,6 +249,20 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     ):
         sql = made_with(text, known)
         assert sql == "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
+    for text in ("Ana Lima moved -> town Graz", "Ana Lima: town -> Graz"):  # terse
+        assert made_with(text, known) == sql
+    email = Known(
+        held=["staff"],
+        columns={"staff": ["id", "name", "email"]},
+        values=[("name", "Ana Lima"), ("email", "ana@new.example")],
+    )
+    assert made_with("Ana Lima's new address is ana@new.example, fix it in staff", email) == (
+        "UPDATE staff SET email = 'ana@new.example' WHERE name = 'Ana Lima'"
+    )
+    # A row said by its number: "ana lima (staff 2): town -> Graz".
+    assert made_with(
+        "ana lima (staff 2): town -> Graz", Known(held=["staff"], columns=columns)
+    ) == ("UPDATE staff SET town = 'Graz' WHERE id = 2")
     db.execute(sql or "")
     assert db.execute("SELECT town FROM staff WHERE name = 'Ana Lima'").fetchone() == ("Graz",)
     # A name read as a place ("for Ana Lima") changes nothing: the value is the one after "=".

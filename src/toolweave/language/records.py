@@ -225,13 +225,14 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
 def _field_said(field: str, text: str) -> re.Match[str] | None:
     """Where the text says the field: as a word of five letters or more, or of four after a
     possessive or before a value ("update her city", "Dmitri's city = Grenoble", "customers
-    whose city is Lyon"; "the city of London" is no field)."""
+    whose city is Lyon", "moved -> city Seville"; "the city of London" is no field)."""
     word = rf"(?<![\w-])(?P<field>{re.escape(field)})(?![\w-])"
     if len(field) >= 5:
         return re.search(word, text, re.IGNORECASE)
     owner = r"(?:\b(?:his|her|their|its|whose|where\s+(?:the|their|its))\s+|['’]s\s+)"
     owned = re.search(rf"{owner}{word}", text, re.IGNORECASE)
-    return owned or re.search(rf"{word}(?=\s*[=:])", text, re.IGNORECASE)
+    before = re.search(rf"{word}(?=\s*(?:[=:]|{ARROW}))", text, re.IGNORECASE)
+    return owned or before or re.search(rf"{ARROW}\s*{word}\s+\w", text, re.IGNORECASE)
 
 
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:

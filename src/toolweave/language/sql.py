@@ -552,7 +552,24 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
     if (renamed := _RENAMED.search(text)) and _plain(renamed["c"]):
         column, old, new = renamed["c"], sql_literal(renamed["old"]), sql_literal(renamed["new"])
         return f"UPDATE {table} SET {column} = {new} WHERE {column} = {old}"
-    return _update_by_kind(text, table, known) or _update_replaced(text, table, known)
+    return (
+        _update_by_id(text, table, known)
+        or _update_by_kind(text, table, known)
+        or _update_replaced(text, table, known)
+    )
+
+
+def _update_by_id(text: str, table: str, known: Known) -> str | None:
+    """ "emma schultz (user 5): city -> Hamburg": the one column named with the value written
+    for it (`_written`), in the row said by its number."""
+    column = _one_said(text, known.columns.get(table, ()))
+    written = _written(column, text) if column else None
+    where = _row_by_id(text, table)
+    return (
+        f"UPDATE {table} SET {column} = {sql_literal(written['v'])}{where}"
+        if written and where
+        else None
+    )
 
 
 def _update_replaced(text: str, table: str, known: Known) -> str | None:
@@ -604,10 +621,14 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
 
 
 def _written(column: str, text: str) -> re.Match[str] | None:
-    """The value written for the column: "city = Hamburg", "so her city is Seville" (not
-    "whose city is Lyon", which finds the row)."""
-    said = rf"\b{re.escape(column)}\s*(?:=|\s(?:is|becomes|should\s+be)\s+(?:now\s+)?)\s*"
-    for match in re.finditer(rf"{said}(?P<v>{_STRICT_VALUE})", text):
+    """The value written for the column: "city = Hamburg", "so her city is Seville", "city ->
+    Hamburg", "moved -> city Seville" (not "whose city is Lyon", which finds the row)."""
+    name = re.escape(column)
+    said = (
+        rf"\b{name}\s*(?:=|{ARROW}|\s(?:is|becomes|should\s+be)\s+(?:now\s+)?)\s*"
+        rf"|{ARROW}\s*{name}\s+"
+    )
+    for match in re.finditer(rf"(?:{said})(?P<v>{_STRICT_VALUE})", text):
         if not re.search(r"\b(?:whose|where|with|when|if)\s+(?:the\s+)?$", text[: match.start()]):
             return match
     return None
@@ -621,8 +642,12 @@ def _one_taking(text: str, columns: Sequence[str], given: Mapping[str, str]) -> 
     return taking[0] if len(taking) == 1 else None
 
 
-# What a value becomes: "to Vancouver", "so her city is Seville", "is now Seville".
-_BECOMES = r"(?:to|becomes|is\s+now|should\s+be|so\s+(?:that\s+)?[\w'’ ]{1,40}?\s+is)"
+# What a value becomes: "to Vancouver", "so her city is Seville", "is now Seville", "her new
+# address is ...".
+_BECOMES = (
+    r"(?:to|becomes|is\s+now|should\s+be|so\s+(?:that\s+)?[\w'’ ]{1,40}?\s+is"
+    r"|new\s+\w+(?:\s+\w+)?\s+is)"
+)
 
 
 def _after_to(value: str, text: str) -> bool:
