@@ -58,6 +58,9 @@ def test_words_come_from_the_values_of_json_listings_not_their_keys_or_secrets()
     graph["entities"][0]["related"] = "Alice Martin"
     assert "martin" in words_in_result(json.dumps(graph))  # a value: only names are left out
     assert "martin" not in words_in_result(json.dumps(graph), names={"Alice Martin"})
+    graph = {"entities": [{"name": "Carol", "observations": ["Lives in Leeds"]}]}
+    assert "leed" in words_in_result(json.dumps(graph))  # a name within a record, however short
+    assert "live" not in words_in_result(json.dumps(graph))  # not its first word
     assert words_in_result("Allowed directories: /srv/files") == []  # no JSON, no words
     assert words_in_result("[" * 100_000) == []  # too deep to decode: nothing, no error
 

@@ -293,6 +293,10 @@ def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
     assert servers("Who is allergic to the pollen of Peanut Valley?") == set()  # names a place
     found = said_in(clause_of(0, "search for a peanut allergy", TODAY), about)
     assert [(w.value, w.start) for w in found] == [("peanut", 13)]
+    # A name no server holds, said in a record: "do I know anybody in Leeds?" (of 5 letters)
+    leeds = {"memory": frozenset({"leed", "person"})}
+    found = said_in(clause_of(0, "do I know anybody in Leeds?", TODAY), leeds)
+    assert [w.value for w in found] == ["Leeds"]
     # A clause naming what a server holds is placed by that name, not by its other words.
     clause = clause_of(0, "look up alice martin's email in the users table", TODAY)
     clause.held = held_in(clause, {"db": ["users"]})

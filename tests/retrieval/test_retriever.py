@@ -495,6 +495,20 @@ def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
     assert fit(Candidate(tool=delete, score=0.3, lacks=True), clause, 0) < (
         fit(Candidate(tool=delete, score=0.3), clause, 0) - 0.3
     )
+    # A read of things by their names opens nothing the server lacks ("do I know anybody in
+    # Leeds?" of a graph holding no "Leeds").
+    names = {"type": "array", "items": {"type": "string"}}
+    open_nodes = ToolSpec(
+        server="memory",
+        name="open_nodes",
+        description="Open specific nodes in the knowledge graph by their names",
+        input_schema={"type": "object", "properties": {"names": names}, "required": ["names"]},
+        hints=ToolHints(read_only=True),
+    )
+    clause = analyse("do I know anybody in Leeds?", date(2026, 11, 26)).clauses[0]
+    assert fit(Candidate(tool=open_nodes, score=0.3, lacks=True), clause, 0) < (
+        fit(Candidate(tool=open_nodes, score=0.3), clause, 0) - 0.3
+    )
 
 
 def test_a_change_put_into_a_table_fits_no_tool_that_takes_no_table() -> None:

@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 from toolweave.catalog.connections import ServerPool
 from toolweave.language.questions import stem
-from toolweave.language.records import CONTENT_WORD
+from toolweave.language.records import RECORD_WORD
 from toolweave.secrets import mask_secrets
 from toolweave.types import ToolSpec
 
@@ -113,7 +113,7 @@ def words_in_result(
     while stack:  # not recursive: any depth the decoder took
         value = stack.pop()
         if isinstance(value, str) and value not in names and mask_secrets(value, secrets) == value:
-            words.update(dict.fromkeys(stem(w) for w in CONTENT_WORD.findall(value)))
+            words.update(dict.fromkeys(stem(w) for w in RECORD_WORD.findall(value)))
         elif isinstance(value, dict):
             stack.extend(reversed(value.values()))
         elif isinstance(value, list):

@@ -174,6 +174,8 @@ def servers_named(clause: Clause, held: Mapping[str, Iterable[str]]) -> set[str]
 # (catalog/contents.py): six letters or more, as shorter words ("like", "work", "over") are
 # said of everything; of a clause's, not these.
 CONTENT_WORD = re.compile(r"[A-Za-z]{6,}")
+# In a record, also a name within it, however short ("lives in Leeds"): a place, a person.
+RECORD_WORD = re.compile(rf"{CONTENT_WORD.pattern}|(?<=\s)[A-Z][a-z]{{2,}}\b")
 _PLAIN = {stem(w) for w in "anyone anything someone something everyone everything".split()}
 
 
@@ -185,13 +187,14 @@ def servers_about(clause: Clause, words: Mapping[str, Collection[str]]) -> set[s
 
 
 def said_in(clause: Clause, words: Mapping[str, Collection[str]]) -> list[Quoted]:
-    """Where a clause that names nothing (nothing the servers hold, `clause.held`, nor anything
-    else: "who was the engineer of the Eiffel Tower?" asks about the tower, not the records
-    that say "engineer") says a word some server's records say (catalog/contents.py), by its
-    stem, as the clause writes it."""
-    if clause.held or names_in(clause):
+    """Where a clause that names nothing the servers hold (`clause.held`) says a word some
+    server's records say (catalog/contents.py), by its stem, as the clause writes it: a name
+    it gives ("do I know anybody in Leeds?" and the graph where Carol "lives in Leeds"), else
+    any word ("who is allergic to peanuts?"; "who was the engineer of the Eiffel Tower?" asks
+    about the tower, not the records that say "engineer")."""
+    if clause.held:
         return []
-    found = _content_words(clause)
+    found = names_in(clause) or _content_words(clause)
     return [w for w in found if any(stem(w.value) in held for held in words.values())]
 
 

@@ -39,7 +39,13 @@ from toolweave.language.cues import (
     refers_back,
     request_start,
 )
-from toolweave.language.parameters import NUMERIC_KINDS, changes_things, deletes, param_kind
+from toolweave.language.parameters import (
+    NUMERIC_KINDS,
+    changes_things,
+    deletes,
+    json_type,
+    param_kind,
+)
 from toolweave.language.records import (
     named_things,
     servers_about,
@@ -248,6 +254,18 @@ def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None
 _EXISTING = re.compile(r"\bexisting\b", re.IGNORECASE)
 
 
+def opens_by_name(tool: ToolSpec) -> bool:
+    """Whether the tool only reads, and what it reads is given by a list of names (server-memory's
+    `open_nodes(names)`)."""
+    properties = tool.input_schema.get("properties") or {}
+    required = tool.input_schema.get("required") or []
+    return not changes_things(tool) and any(
+        readable_name(name).split()[-1:] == ["names"]
+        and json_type(properties.get(name) or {}) == "array"
+        for name in required
+    )
+
+
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -298,7 +316,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # A change of "existing entities" (server-memory's add_observations), or a deletion, is no
     # change of one the server does not hold: it would fail with "not found", or do nothing.
     existing = _EXISTING.search(tool.description) is not None or deletes(tool)
-    absent = changes and candidate.lacks and existing
+    # So is a read of things by their names ("do I know anybody in Leeds?" opens no "Leeds"
+    # node of a graph that holds none): it finds nothing.
+    absent = candidate.lacks and ((changes and existing) or opens_by_name(tool))
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
