@@ -74,6 +74,16 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     assert bound(text, (DIFF_STAGED, 0.35), (log, 0.32)) == "git_log"
     text = "anything uncommitted in /tmp/repo?"
     assert bound(text, (DIFF_STAGED, 0.346), (GIT, 0.300)) == "git_status"
+    # ... though the tool's verb is unsaid (as ranked on server-filesystem, eval servers dev)
+    sizes = tool("list_directory_with_sizes", {"path": STRING}, read_only=True)
+    for text in (
+        "which file in /tmp/files/projects is the biggest?",
+        "tell me which file in /tmp/files/projects takes up the most space",
+    ):
+        assert bound(text, (LIST, 0.388), (sizes, 0.382)) == "list_directory_with_sizes"
+    assert bound("what's in /tmp/files/projects", (LIST, 0.388), (sizes, 0.382)) == (
+        "list_directory"
+    )
     text = "What have I changed in /tmp/repo that I haven't staged yet?"
     assert bound(text, (DIFF_STAGED, 0.60), (DIFF_UNSTAGED, 0.55)) == "git_diff_unstaged"
     text = "save the result in /tmp/files/sum.txt"

@@ -458,7 +458,10 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     said = [w for w in words if _says(w, asked, stems)]
     verbs = sum(w in _ACTIONS or w in _READS for w in said)
     if not verbs and any(w in _ACTIONS or w in _READS for w in words):
-        return 0.0, 0.0  # its verb unsaid, its nouns are where: "the orders table" describes none
+        # its verb unsaid, its nouns are where: "the orders table" describes none; a word a
+        # request uses for one of them still asks for it ("which file is the biggest?")
+        named = [w for w in said if stems & {stem(x) for x in _NOUNS.get(w, ())}]
+        return 0.0, len(named) / len(words)
     if words in (["read"], ["show"]):  # "show the diff": a name of a reading verb alone says
         return verbs / 2, 0.0  # less of what it reads than git_diff's "diff"
     return verbs / len(words), (len(said) - verbs) / len(words)
@@ -479,7 +482,7 @@ _NOUNS = {
     "logs": {"history"},
     "status": {"uncommitted", "modified"},
     "staged": {"cached"},
-    "sizes": {"biggest", "largest", "smallest", "size"},
+    "sizes": {"biggest", "largest", "smallest", "size", "space"},  # "takes up the most space"
 }
 
 
