@@ -206,6 +206,11 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "create the branch release-2 and check out release-2",
             ["create the branch release-2", "check out branch release-2"],
         ),
+        # ... and after a change that adds a thing by its name, that thing.
+        (
+            "add Project Osprey to my graph, and record that Carol leads it",
+            ["add Project Osprey to my graph", "record that Carol leads Project Osprey"],
+        ),
         # Two verbs of one question share its object; a sentence saying "too" goes on the one
         # before; a table alone says where the request after it acts.
         ("how do I read and write files?", ["how do I read and write files?"]),

@@ -84,6 +84,7 @@ def test_a_state_the_clause_denies_is_the_tool_that_denies_it() -> None:
 
 def test_adding_up_asks_for_a_sum_and_telling_for_what_a_result_says() -> None:
     assert not asks_to_change("could you add up the amounts of his orders")
+    assert not asks_to_change("Please add the grocery amounts together using the sum tool")
     assert asks_to_change("add Carol to the users table")
     # a request that goes on after a comma is no fact before one
     assert asks_to_change("add her to your memory as a person, with her email as a note")

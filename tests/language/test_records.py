@@ -79,6 +79,8 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
     # Without a kind, the thing is no new entity; two names related make a relation.
     assert made(ENTITIES, "Alice likes coffee, note that") == {}
     assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}
+    # Nor is what points at something unnamed: "it" is to be known first.
+    assert made(OBSERVATIONS, "record that Carol leads it") == {}
 
 
 def test_what_belongs_to_a_name_is_said_of_it_and_its_entry_is_no_observation() -> None:

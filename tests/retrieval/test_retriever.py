@@ -545,6 +545,16 @@ def test_a_question_that_asks_for_no_change_fits_no_tool_that_changes_things() -
     assert fit(Candidate(tool=commit, score=0.5), question, 0) == -1.0
     asked = analyse("could you commit it with the message 'x'?", date(2026, 11, 26)).clauses[0]
     assert fit(Candidate(tool=commit, score=0.5), asked, 0) > 0
+    # A change whose verbs say nothing here (server-everything's toggle-simulated-logging) fits
+    # no statement of the user's own plans.
+    toggle = ToolSpec(
+        server="everything",
+        name="toggle-simulated-logging",
+        description="Toggles simulated, random-leveled logging on or off.",
+        hints=ToolHints(read_only=False),
+    )
+    said = analyse("I'm about to start a fresh log", date(2026, 11, 28)).clauses[0]
+    assert fit(Candidate(tool=toggle, score=0.5), said, 0) == -1.0
 
 
 async def test_a_text_given_to_pass_on_says_no_tool(tmp_path: Path) -> None:

@@ -555,11 +555,13 @@ def _carry_folders(clauses: list[str]) -> list[str]:
     return carried
 
 
-# What a change names ("a branch docs-fix", "a table called suppliers"), which a later change
-# may point back at ("... and switch to it", "then check out docs-fix").
+# What a change names ("a branch docs-fix", "a table called suppliers", "add Project Osprey"),
+# which a later change may point back at ("... and switch to it", "then check out docs-fix",
+# "and record that Carol leads it").
 _NAMED = re.compile(
     r"\b(?P<noun>branch|tag)\s+(?:called\s+|named\s+)?(?P<name>[\w.-]*[-_/.\d][\w./-]*\w)"
     r"|\b(?:called|named)\s+(?P<called>[\w.-]+\w)"
+    r"|\b(?i:add|create)\s+(?P<added>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)(?![\w.'’/-])"
 )
 
 
@@ -815,7 +817,7 @@ def _files(text: str) -> set[str]:
 
 def _name_again(clause: str, named: re.Match[str]) -> str:
     """The clause with its one "it", or the name said without its kind, as what `named` names."""
-    name, noun = named["name"] or named["called"], named["noun"]
+    name, noun = named["name"] or named["called"] or named["added"], named["noun"]
     bare = rf"|(?<!{noun} ){re.escape(name)}\b" if noun else ""
     found = list(re.finditer(rf"(?<!\bin )(?<!\binto )\bit\b{bare}", clause, re.IGNORECASE))
     if len(found) != 1:

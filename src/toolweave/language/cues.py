@@ -288,8 +288,10 @@ _DETERMINERS |= {"many", "few", "several", "some", "any", "all"}  # "how many re
 _ONE_WORD = (
     (re.compile(r"\btake\s+((?:\w+\s+){0,3}?)out\b(?:\s+of\b)?", re.I), r"remove \1from"),
     (re.compile(r"\bget\s+rid\s+of\b", re.I), "remove"),
-    # "add up the amounts of his orders": a sum, no row added
+    # "add up the amounts of his orders", "add the grocery amounts together": a sum, no row
+    # added
     (re.compile(r"\badd\s+up\b", re.I), "total"),
+    (re.compile(r"\badd\s+((?:[\w-]+\s+){1,4}?)together\b", re.I), r"total \1"),
     # "rename the item "USB-C cable" to ...": a value changed, not a file moved
     (
         re.compile(

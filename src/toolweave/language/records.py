@@ -596,7 +596,9 @@ def _described(after: str) -> list[str]:
             continue
         piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
         words = piece.split()
-        if len(words) >= 2 and words[0].islower() and words[0] not in _NOT_SAID:
+        # "Carol leads it" says nothing of Carol until "it" is known.
+        pointing = words[-1:] and words[-1].lower() in {"it", "him", "her", "them", "this", "that"}
+        if len(words) >= 2 and words[0].islower() and words[0] not in _NOT_SAID and not pointing:
             said.append(piece)
     return said
 

@@ -295,7 +295,12 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # "add an order to the orders table ... with item 'Cinnamon roll'" is no memo of it; a
     # question that asks for no change makes none ("commit msg that added the loader?")
     asked = not (clause.text.rstrip().endswith("?") and not change_asked)
-    if changes and (action is False or not asked or misses_the_table(tool, clause) == INTO_A_PLACE):
+    # Nor does one whose verbs say nothing here, for a clause that asks for no change ("I'm
+    # about to start a fresh log" and toggle-simulated-logging).
+    unasked = action is None and not change_asked
+    if changes and (
+        action is False or unasked or not asked or misses_the_table(tool, clause) == INTO_A_PLACE
+    ):
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
