@@ -211,6 +211,10 @@ def test_the_place_of_a_role() -> None:
             "change the deadline line in /a/n.txt from 2024-11-15 to 2024-12-06",
             [("2024-11-15", "2024-12-06")],
         ),
+        # names in capitals unquoted; a code to another with an arrow, within a sentence
+        ("update /a/n.txt so it names Dan Oka instead of Pri Nai", [("Pri Nai", "Dan Oka")]),
+        ("next mtg moved B2 → C4, fix it in /a/n.txt", [("B2", "C4")]),
+        ("the meeting moved -> fix it in /a/n.txt", []),
     ],
 )
 def test_replacements(text: str, pairs: list[tuple[str, str]]) -> None:

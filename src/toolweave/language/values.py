@@ -341,12 +341,16 @@ _VAGUE = re.compile(
 # "make it "B" instead of "A"", both quoted.
 _QUOTE = r"\"[^\"]+\"|“[^”]+”"
 _SINGLE = rf"(?<!\w)'{_IN_SINGLE}'(?!\w)|‘[^’]+’"
+_CAPITALS = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"  # "Daniel Okafor"
+_CODE = r"[A-Z0-9][\w.-]*\d[\w.-]*|[A-Z0-9][\w.-]*[A-Z][\w.-]*"  # "B2", "v1.2", "C4"
 _REPLACEMENT = re.compile(
     r"\b(?:replac(?:e|ing)|chang(?:e|ing)|swap(?:ping)?)\s+(?P<old>\S.*?)\s+(?:with|to|into|for|by)\s+"
     rf"(?P<new>\S.*?)(?=\s*,?\s+{_WHERE}|\s*[.?!;]?\s*$)"
     rf"|\bfrom\s+(?P<was>{_QUOTE})\s+(?:to|into)\s+(?P<becomes>{_QUOTE})"
     rf"|(?P<before>{_QUOTE})\s+(?:becomes|turns into|is replaced by)\s+(?P<after>{_QUOTE})"
     rf"|(?P<instead>{_QUOTE})\s+instead\s+of\s+(?P<replaced>{_QUOTE})"
+    # "so it names Daniel Okafor instead of Priya Nair": names in capitals, unquoted
+    rf"|(?-i:(?P<named>{_CAPITALS})\s+instead\s+of\s+(?P<unnamed>{_CAPITALS}))"
     # "so that instead of 'waiting for logos' it says 'logos received'"
     rf"|\binstead\s+of\s+(?P<unsaid>{_QUOTE}|{_SINGLE}),?\s+it\s+(?:now\s+)?(?:says|reads|"
     rf"should\s+(?:say|read))\s+(?P<says>{_QUOTE}|{_SINGLE})"
@@ -356,11 +360,15 @@ _REPLACEMENT = re.compile(
     r"|\bshould\s+(?:now\s+)?(?:say|read|show)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
     r"(?P<wrong>\S.*?)(?=\s*(?:[.?!;]?\s*$|[:;]\s))"
     # "todo.md: leaking tap -> kitchen tap", "budget.csv: hosting 240 -> 300"
-    rf"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*{ARROW}\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)",
+    rf"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*{ARROW}\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)"
+    # "next mtg moved B2 → C4, fix it in notes.txt": a code to another, within the sentence
+    rf"|(?<![\w./-])(?-i:(?P<code>{_CODE})\s*{ARROW}\s*(?P<recoded>{_CODE}))(?![\w./-])",
     re.IGNORECASE,
 )
 _QUOTES = "\"'“”‘’"
 _PAIRS = (
+    ("unnamed", "named"),
+    ("code", "recoded"),
     ("old", "new"),
     ("was", "becomes"),
     ("before", "after"),
