@@ -524,3 +524,28 @@ def test_a_row_s_value_and_what_it_was_instead() -> None:
     assert made_with(text, known) == (
         "UPDATE orders SET amount = 59.90 WHERE id = 8 AND amount = 64.50"
     )
+
+
+def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
+    """ "an order for user 1", "a new order for Ana Lima", "for her" after her name: the row's
+    reference to the row it is for, the id written or that of the row by that name."""
+    db.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, staff_id INTEGER NOT NULL, job TEXT)")
+    columns = {"tasks": ["id", "staff_id", "job"], "staff": ["id", "name", "town", "salary"]}
+    numbered = Known(held=["tasks"], columns=columns)
+    sql = made_with("add a task for staff 2 with job 'Audit'", numbered)
+    assert sql == "INSERT INTO tasks (job, staff_id) VALUES ('Audit', 2)"
+    named = Known(held=["tasks"], columns=columns, values=[("name", "Ana Lima")])
+    by_name = (
+        "INSERT INTO tasks (job, staff_id) "
+        "VALUES ('Audit', (SELECT id FROM staff WHERE name = 'Ana Lima'))"
+    )
+    assert made_with("add a task for Ana Lima with the job 'Audit'", named) == by_name
+    told = "Ana Lima is back to go over the books: could you record a new task for her with a job "
+    told += "of 'Audit'?"
+    assert made_with(told, named) == by_name  # "to go" is no table, "record a" adds a row
+    db.execute(by_name)
+    assert db.execute("SELECT staff_id FROM tasks WHERE job = 'Audit'").fetchone() == (1,)
+    # Nobody it is for: the row without
+    assert made_with("add a task with job 'Audit' and staff_id 3", numbered) == (
+        "INSERT INTO tasks (job, staff_id) VALUES ('Audit', 3)"
+    )

@@ -63,7 +63,7 @@ _COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\s+rows\b|\bcount\s+(?:the\s+)
 # A value in a list runs to the next comma, "and" or the end: "item Desk mat, amount 15.5".
 _LISTED = rf"(?:{_STRICT}|[\w'’.-]+(?:\s+(?!please\b|thanks?\b)[\w'’.-]+){{0,3}}?)"
 _PAIR = re.compile(
-    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?:the\s+(?!following\b))?(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+)(?P<v>{_LISTED})\s*"
+    rf"(?:[:;,-]\s*|\b(?:and|with)\s+)(?:(?:the|an?)\s+(?!following\b))?(?P<c>[a-z_]\w*)\s*(?::\s*|=\s*|\s+(?:of\s+)?)(?P<v>{_LISTED})\s*"
     r"(?=[,;]|\band\b|$)"
 )
 _ROW = rf"(?:{_IDENT}\s+)?(?:id\s+|number\s+|#)?(?P<id>\d+)"
@@ -176,6 +176,7 @@ def _kind(text: str) -> str:
         return "delete"
     if re.search(
         r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b|^\W*(?:please\s+)?record\b"
+        r"|\brecord\s+(?:a|an)\s"  # "could you record a new order for her"
         r"|^\W*(?:a\s+)?new\s+\w+\s*:",  # "new user: Farah Haddad, farah@x.org, Marseille"
         lowered,
     ):
@@ -191,7 +192,8 @@ def _table(text: str, held: list[str], *, into: bool = False) -> str | None:
         if _plain(name):
             return name
     into_table = _INTO.search(text) if into else None
-    if into_table and _plain(into_table["a"]):
+    # "... a monitor arm to go with her laptop stand: record an order": a table held first
+    if into_table and _plain(into_table["a"]) and (not held or into_table["a"] in held):
         return into_table["a"]
     return held[0] if held else None
 
@@ -434,6 +436,9 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     table, found = _table(text, held, into=True), list(_PAIR.finditer(text))
     if not table:
         return None
+    owner = _owner(text, table, known)
+    if owner:  # the row's owner is no value of its own columns
+        known = replace(known, values=[v for v in known.values if v[1] != owner[2]])
     # One list to the end of the clause: a value it cannot read ("city Dublin please") would
     # otherwise be left out of the row.
     whole = all(a.end() == b.start() for a, b in pairwise(found))
@@ -442,17 +447,36 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
         columns = known.columns.get(table, ())
         row = _row_by_columns(text, columns, known.values) or _row_in_order(text, columns)
         pairs = list(row.items()) if row else []
-    if len(pairs) < 2:
+    row = {c: sql_literal(v) for c, v in pairs}
+    if owner and owner[0] not in row:
+        row[owner[0]] = owner[1]
+    if len(row) < 2 or len(row) < len(pairs) or not all(_plain(c) for c in row):
         return None
-    if not all(_plain(c) for c, _ in pairs) or len({c for c, _ in pairs}) < len(pairs):
-        return None
-    if (known_columns := known.columns.get(table)) and any(
-        c not in known_columns for c, _ in pairs
-    ):
+    if (known_columns := known.columns.get(table)) and any(c not in known_columns for c in row):
         return None  # "with their name, email and city" names columns, gives no values
-    columns = ", ".join(c for c, _ in pairs)
-    values = ", ".join(sql_literal(v) for _, v in pairs)
-    return f"INSERT INTO {table} ({columns}) VALUES ({values})"
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(row.values())})"
+
+
+def _owner(text: str, table: str, known: Known) -> tuple[str, str, str] | None:
+    """The row's reference to the one it is for ("an order for user 3", "a new order for Alice
+    Martin", "for her" after her name): the column that holds ids of another table, the SQL of
+    its value (the id written, or the id of the row of that name) and the value as written."""
+    tables = list(known.columns)
+    names = [value for kind, value in known.values if kind == "name"]
+    for column in known.columns.get(table, ()):
+        if (one := _referenced(column, tables)) is None:
+            continue
+        noun = re.escape(row_noun(one))
+        if numbered := re.search(rf"\bfor\s+{noun}\s+(?:id\s+|#)?(?P<id>\d+)\b", text, re.I):
+            return column, numbered["id"], numbered["id"]
+        named = [n for n in names if re.search(rf"\bfor\s+{re.escape(n)}\b", text)]
+        if not named and len(names) == 1 and re.search(r"\bfor\s+(?:him|her|them)\b", text):
+            named = names  # "Alice Martin bought a monitor arm: record an order for her"
+        by_name = [c for c in known.columns.get(one, ()) if _takes(c, "name")]
+        if len(named) == 1 and len(by_name) == 1:
+            found = f"(SELECT id FROM {one} WHERE {by_name[0]} = {sql_literal(named[0])})"
+            return column, found, named[0]
+    return None
 
 
 def _left_out(pairs: list[tuple[str, str]], known: Known) -> bool:
@@ -480,7 +504,8 @@ def _row_by_columns(
     unless every value the clause gives finds its column: a value left out is a wrong row."""
     row: dict[str, str] = {}
     for column in columns:
-        after = re.search(rf"\b{re.escape(column)}\s*(?::\s*|=\s*|\s+)(?P<v>{_STRICT_VALUE})", text)
+        said = rf"\b{re.escape(column)}\s*(?::\s*|=\s*|\s+(?:of\s+)?)"  # "an amount of 9"
+        after = re.search(rf"{said}(?P<v>{_STRICT_VALUE})", text)
         if after and column != "id":
             row[column] = after["v"]
     for kind, value in given:
