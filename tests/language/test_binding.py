@@ -650,6 +650,12 @@ def test_a_clock_time_given_for_a_tool_with_no_parameter_for_it() -> None:
     )
     assert not leaves_a_value(hotels, clause_of(0, "hotels from August 10th", TODAY))
     assert not leaves_a_value(now, clause_of(0, "what time is it in Tokyo?", TODAY))
+    # A text to write, for a tool that has no place for one (mcp-server-git's git_add)
+    files = {"type": "array", "items": {"type": "string"}}
+    add = ToolSpec(server="g", name="git_add", input_schema={"properties": {"files": files}})
+    write = ToolSpec(server="f", name="write_file", input_schema={"properties": {"content": zone}})
+    said = clause_of(0, "add a file R.txt to /a/old containing the sentence 'Do not edit.'", TODAY)
+    assert leaves_a_value(add, said) and not leaves_a_value(write, said)
     text = {"type": "string"}
     staged = ToolSpec(
         server="g", name="git_diff_staged", input_schema={"properties": {"repo_path": text}}

@@ -522,6 +522,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Delete the 'knows' relation from Bob to Alice?"],
         ),
         (
+            "I'll try an idea without touching main. Please branch x-1 off main, dont switch",
+            ["I'll try an idea: Please branch x-1 off main"],
+        ),
+        (
             'Please add T.md in /r and commit it with the message "Add T" — just that file.',
             ["add T.md in /r", 'commit it with the message "Add T".'],
         ),

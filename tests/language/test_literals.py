@@ -197,6 +197,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     )
     assert asks_to_change("branch docs/readme-tweaks in /r, stay on main")
     assert asks_to_change("/r: new branch cache-responses")
+    create = ToolSpec(server="git", name="git_create_branch", description="Creates a new branch")
+    assert asks_for_action(create, "/r: branch spike/geocoding off main")
 
 
 def test_a_statement_of_a_kind_the_parameter_does_not_take_is_none() -> None:

@@ -315,6 +315,11 @@ def test_a_file_named_as_what_to_put_is_no_text() -> None:
 def test_a_folder_called_by_name_in_another_is_its_path_there() -> None:
     found = ex.locators_in("make a folder named backups inside /data")
     assert [x.joined for x in found] == ["/data/backups", "/data"]
+    # A new file added to a folder is in it; a file moved to one is not yet.
+    found = ex.locators_in("add a file README.txt to /data/old containing 'x'")
+    assert [x.joined for x in found] == ["/data/old/README.txt", "/data/old"]
+    found = ex.locators_in("move /data/a.txt to /data/old")
+    assert [x.joined for x in found] == ["/data/a.txt", "/data/old"]
 
 
 def test_a_thing_placed_somewhere_is_no_text() -> None:

@@ -27,6 +27,7 @@ from toolweave.language.cues import (
 )
 from toolweave.language.numbers import number_words
 from toolweave.language.parameters import (
+    CONTENT_NAMES,
     FOLDER_WORDS,
     LOCATOR_KINDS,
     NUMERIC_KINDS,
@@ -1577,7 +1578,18 @@ def leaves_a_value(tool: ToolSpec, clause: Clause) -> bool:
     values = values_of(clause)
     moment = bool(values.times or values.dates) and not said & _MOMENT_WORDS
     revision = _REVISION.search(clause.text) is not None and not words & REVISION_NAMES
-    return moment or revision
+    # "add a file README.txt to /a containing the sentence "...": a text to write, which a tool
+    # that stages files (`git_add`) has no place for
+    text = any(_CONTAINING.search(clause.text[: q.start]) for q in values.quoted)
+    return moment or revision or (text and not words & CONTENT_NAMES)
+
+
+# What is said before the text a file is to hold.
+_CONTAINING = re.compile(
+    r"\b(?:contain(?:s|ing)?|saying|says|reading|with\s+the\s+(?:text|content|contents))\s+"
+    r"(?:(?:the|this|a)\s+(?:sentence|text|line|words?|note)\s+)?[\"'“‘]?$",
+    re.IGNORECASE,
+)
 
 
 def keeps_facts(clause: Clause) -> bool:

@@ -46,13 +46,14 @@ _LEADING_FILLER = re.compile(
 )
 # "... and check it out so I'm working on it?": why, not what to do
 _PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)", re.I)
-# The rest of a sentence, a dot inside a word ("app.py") and all.
-_TAIL = r"(?:[^?.!]|\.(?=\w))*(?=[?.!]?$)"
+# The rest of a sentence, a dot inside a word ("app.py") and all; up to the colon that joins it
+# to the request after it ("... without touching main: please create a branch ...").
+_TAIL = r"(?:[^?.!:]|\.(?=\w)|:(?!\s))*(?=[?.!]?$|:\s)"
 # "..., but don't commit anything yet", "... without touching either person", "... — just that
 # file, not app.py": what the request must leave alone, no request of its own (`_BOUNDS`).
 _BOUNDED = re.compile(
     r",?\s+(?:but\s+|and\s+)?(?:please\s+)?(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|"
-    rf"delete|remove|modify|edit|overwrite|push|stage)\b{_TAIL}"
+    rf"delete|remove|modify|edit|overwrite|push|stage|switch|check\s+out)\b{_TAIL}"
     rf"|,?\s+without\s+(?:touching|changing|deleting|removing|committing)\b{_TAIL}"
     rf"|\s+[—–]\s+(?:just|only)\b{_TAIL}"
     rf"|,?\s+(?:and|but)\s+(?:please\s+)?(?:leave|keep)\s+(?:all\s+)?(?:the\s+)?(?:other|rest|"

@@ -309,10 +309,11 @@ _ONE_WORD = (
         ),
         "create ",
     ),
-    # "branch fix-1 off main", "branch docs/readme-tweaks in /srv/repo": a branch to make
+    # "branch fix-1 off main", "branch docs/readme-tweaks in /srv/repo", "<repo>: branch x off
+    # main": a branch to make
     (
         re.compile(
-            r"^(\W*)branch\s+(?=\S+\s+(?:from|off)\b|[\w.-]*[-/_\d][\w./-]*(?:\s+in\b|\s*[,;.]|\s*$))",
+            r"(^\W*|:\s+)branch\s+(?=\S+\s+(?:from|off)\b|[\w.-]*[-/_\d][\w./-]*(?:\s+in\b|\s*[,;.]|\s*$))",
             re.I,
         ),
         r"\1create branch ",

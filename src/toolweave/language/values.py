@@ -184,7 +184,13 @@ _TRAILING = ".,;:!?)]}"
 # "/srv/meeting notes.txt".
 _SPACED_NAME = re.compile(r"\s[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w@/])")
 # "notes.txt in /srv/files": a file name, then the folder it is in.
-_IN_FOLDER = re.compile(r"\s(?:in|inside|under|from)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$")
+_IN_FOLDER = re.compile(
+    r"\s(?:in|inside|under|from)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$"
+    # "add a file README.txt to /srv/old": a new file put in it (not "move a.txt to /srv/b")
+    r"|\b(?:add|put|place|drop)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:file\s+)?[\w.-]+\s+to\s+"
+    r"(?:the\s+)?(?:folder\s+|directory\s+)?$",
+    re.IGNORECASE,
+)
 
 
 # A quoted path, spaces and all: "/srv/meeting notes.txt", "projects/old" (not a message such
