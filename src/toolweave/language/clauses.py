@@ -169,8 +169,10 @@ _TOO = re.compile(
 # "Please don't touch the other lines.", "Don't commit anything yet") or says why it is checked
 # ("I want to double-check my invoice total."): no request of its own, and no part of one.
 _BOUNDS = re.compile(
-    r"^(?:but\s+)?(?:please\s+)?(?:(?:keep|leave)\b.*\b(?:else|rest|as\s+(?:it\s+)?is|alone|"
-    r"untouched|out\s+of)\b|(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|delete|"
+    # "My edits to app.py aren't ready, so leave those uncommitted."
+    r"^(?:[^?]{0,80}?,?\s+so\s+)?(?:but\s+)?(?:please\s+)?(?:(?:keep|leave)\b.*\b(?:else|rest|"
+    r"as\s+(?:it\s+)?is|alone|"
+    r"untouched|unchanged|uncommitted|unstaged|out\s+of)\b|(?:don'?t|do\s+not|never)\s+(?:touch|change|commit|delete|"
     r"remove|modify|edit|overwrite)\b)"
     r"|^i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+(?:double-check|check|make\s+sure|"
     r"review|verify|confirm|be\s+sure)\b"
