@@ -518,9 +518,9 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         # What the request must leave alone, and why it is asked, are no requests.
         ("Please stage a.py in /r, but don't commit anything yet.", ["stage a.py in /r."]),
         (
-            'Please commit T.md in /r, with the message "Add T". My edits to a.py aren\'t ready '
-            "yet, so leave those uncommitted.",
-            ['commit T.md in /r, with the message "Add T".'],
+            'Please commit the NOTES.md file in /r/repo on its own, with the message "Add notes". '
+            "My edits to main.py aren't ready yet, so leave those uncommitted.",
+            ['commit the NOTES.md file in /r/repo on its own, with the message "Add notes".'],
         ),
         (
             "Delete the 'knows' relation from Bob to Alice, without touching either person?",
