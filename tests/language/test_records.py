@@ -62,6 +62,19 @@ def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> N
     assert made(OBSERVATIONS, 'remember that he "likes coffee"') == {}
 
 
+def test_names_each_paired_with_what_is_quoted_of_them_are_a_record_each() -> None:
+    both = {
+        "observations": [
+            {"entityName": "Bob", "contents": ["has a dog"]},
+            {"entityName": "Carol", "contents": ["plays the cello"]},
+        ]
+    }
+    assert made(OBSERVATIONS, "add 'has a dog' to Bob and 'plays the cello' to Carol") == both
+    assert made(OBSERVATIONS, "note on Bob: 'has a dog', Carol: 'plays the cello'") == both
+    # Two quotes, then two names: not paired one to one
+    assert len(made(OBSERVATIONS, "add 'a' and 'b' to Bob and Carol")["observations"]) == 1
+
+
 def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() -> None:
     assert made(OBSERVATIONS, "Alice likes coffee, note that") == {
         "observations": [{"entityName": "Alice", "contents": ["likes coffee"]}]

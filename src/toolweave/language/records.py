@@ -383,11 +383,44 @@ def records(properties: dict[str, Any], clause: Clause) -> dict[str, tuple[list[
             things = [n.value for n in names if not _OWNER.match(clause.text[n.end :])]
             if not related and things:
                 found[name] = (list(dict.fromkeys(things)), span)
+        elif json_type(item) == "object" and (several := _paired(item, clause, names)):
+            found[name] = (several, span)
         elif json_type(item) == "object" and (
             record := _record(item, clause, names, name, related)
         ):
             found[name] = ([record], span)
     return found
+
+
+def _paired(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> list[dict[str, Any]]:
+    """A record per name for a clause that pairs two names or more each with what it quotes of
+    them ("add 'has a dog' to Bob and 'plays the cello' to Carol", "Bob: 'has a dog', Carol:
+    'plays the cello'"), for records of a name and a list of texts (observations); else []."""
+    fields = item.get("properties") or {}
+    named = [f for f, p in fields.items() if "name" in _words(f) and json_type(p) == "string"]
+    texts = [f for f, p in fields.items() if json_type(p) == "array"]
+    quotes = [q for q in _quoted(clause) if q.value not in {n.value for n in names}]
+    if len(named) != 1 or len(texts) != 1 or len(fields) != 2 or len(names) < 2 or len(quotes) < 2:
+        return []
+    said = sorted([*names, *quotes], key=lambda x: x.start)
+    kinds = ["name" if x in names else "quote" for x in said]
+    # name first, each followed by its quotes; or quote first, each quote before its name
+    first = kinds[0]
+    groups: list[tuple[Quoted, list[str]]] = []
+    pending: list[str] = []
+    for thing, kind in zip(said, kinds, strict=True):
+        if kind == "name" and first == "name":
+            groups.append((thing, []))
+        elif kind == "quote" and first == "name":
+            groups[-1][1].append(thing.value)
+        elif kind == "quote":
+            pending.append(thing.value)
+        else:
+            groups.append((thing, pending))
+            pending = []
+    if pending or len(groups) != len(names) or not all(texts_of for _, texts_of in groups):
+        return []
+    return [{named[0]: n.value, texts[0]: t} for n, t in groups]
 
 
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
