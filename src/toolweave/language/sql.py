@@ -457,20 +457,29 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(row.values())})"
 
 
-def _owner(text: str, table: str, known: Known) -> tuple[str, str, str] | None:
+def _owner(
+    text: str, table: str, known: Known, *, owned: bool = False
+) -> tuple[str, str, str] | None:
     """The row's reference to the one it is for ("an order for user 3", "a new order for Alice
-    Martin", "for her" after her name): the column that holds ids of another table, the SQL of
-    its value (the id written, or the id of the row of that name) and the value as written."""
+    Martin", "for her" after her name) or, `owned`, whose it is ("Alice Martin's feedback", "her
+    feedback" after her name): the column that holds ids of another table, the SQL of its value
+    (the id written, or the id of the row of that name) and the value as written."""
     tables = list(known.columns)
     names = [value for kind, value in known.values if kind == "name"]
+    rows = rf"(?:\s+\w+)?\s+(?:{re.escape(row_noun(table))}|{re.escape(table)})\b"
     for column in known.columns.get(table, ()):
         if (one := _referenced(column, tables)) is None:
             continue
         noun = re.escape(row_noun(one))
         if numbered := re.search(rf"\bfor\s+{noun}\s+(?:id\s+|#)?(?P<id>\d+)\b", text, re.I):
             return column, numbered["id"], numbered["id"]
-        named = [n for n in names if re.search(rf"\bfor\s+{re.escape(n)}\b", text)]
-        if not named and len(names) == 1 and re.search(r"\bfor\s+(?:him|her|them)\b", text):
+        whose = [
+            rf"\b{re.escape(n)}['’]s{rows}" if owned else rf"\bfor\s+{re.escape(n)}\b"
+            for n in names
+        ]
+        named = [n for n, said in zip(names, whose, strict=True) if re.search(said, text)]
+        pointed = rf"\b(?:his|her|their){rows}" if owned else r"\bfor\s+(?:him|her|them)\b"
+        if not named and len(names) == 1 and re.search(pointed, text):
             named = names  # "Alice Martin bought a monitor arm: record an order for her"
         by_name = [c for c in known.columns.get(one, ()) if _takes(c, "name")]
         if len(named) == 1 and len(by_name) == 1:
@@ -697,6 +706,8 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
     where = _where(text, _one_amount(table, known) if table else None)
     if not where and table:
         where = _row_by_id(text, table) or _named_row(text, table, known)
+    if not where and table and (owner := _owner(text, table, known, owned=True)):
+        where = f" WHERE {owner[0]} = {owner[1]}"  # "delete Alice Martin's feedback"
     # A delete without a condition would empty the table: never read into a request.
     return f"DELETE FROM {table}{where}" if table and where else None
 
