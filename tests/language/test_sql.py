@@ -554,3 +554,19 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
     assert made_with("add a task with job 'Audit' and staff_id 3", numbered) == (
         "INSERT INTO tasks (job, staff_id) VALUES ('Audit', 3)"
     )
+
+
+def test_a_share_off_the_amounts_of_the_rows_a_condition_keeps(db: sqlite3.Connection) -> None:
+    known = Known(held=["staff"], columns={"staff": ["id", "name", "town", "salary"]})
+    known = Known(held=["staff"], columns=known.columns, numeric={"staff": ["id", "salary"]})
+    sql = made_with("staff earning more than 15 -> knock 10% off the salary", known)
+    assert sql == "UPDATE staff SET salary = salary * 0.9 WHERE salary > 15"
+    db.execute(sql or "")
+    assert db.execute("SELECT salary FROM staff ORDER BY id").fetchall() == [
+        (27.45,),
+        (18.0,),
+        (10.0,),
+    ]
+    raised = made_with("please raise the salary of staff under 15 by 5 percent", known)
+    assert raised == "UPDATE staff SET salary = salary * 1.05 WHERE salary < 15"
+    assert made_with("knock 10% off every salary", known) is None  # every row: not guessed

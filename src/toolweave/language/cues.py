@@ -234,7 +234,8 @@ _ACTIONS = {
     "write": {"write", "save", "store", "put", "overwrite", "create", "make", "replace", "copy"}
     | {"jot"},
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append", "correct"},
-    "update": {"update", "change", "modify", "edit", "set", "correct"},
+    "update": {"update", "change", "modify", "edit", "set", "correct"}
+    | {"reduce", "lower", "raise", "increase", "decrease", "discount"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir", "store", "put"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}

@@ -152,7 +152,10 @@ def row_change_asked(text: str) -> str | None:
     return kind if kind in ROW_CHANGES else None
 
 
-_UPDATING = rf"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust)\b|\s{ARROW}\s*\w"
+_UPDATING = (
+    r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust|reduce|raise|increase|"
+    rf"decrease|discount|knock)\b|\s{ARROW}\s*\w"
+)
 
 
 # A table asked for: "create a new table called suppliers", "set up a categories table", "new
@@ -590,7 +593,31 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
         _update_by_id(text, table, known)
         or _update_by_kind(text, table, known)
         or _update_replaced(text, table, known)
+        or _update_by_percent(text, table, known)
     )
+
+
+# "knock 10% off", "gets 10% off", "reduce ... by 10%", "raise ... by 5 percent"
+_PERCENT = r"\d+(?:\.\d+)?)\s*(?:%|\s+percent\b)"
+_BY_PERCENT = re.compile(
+    rf"\b(?P<off>{_PERCENT}\s+off\b"
+    rf"|\b(?:reduce|lower|cut|decrease|discount)\b[^%]*?\bby\s+(?P<down>{_PERCENT}"
+    rf"|\b(?:raise|increase)\b[^%]*?\bby\s+(?P<up>{_PERCENT}",
+    re.IGNORECASE,
+)
+
+
+def _update_by_percent(text: str, table: str, known: Known) -> str | None:
+    """ "every order over 100 gets 10% off": the one amount column, scaled, in the rows the
+    condition keeps; none without a condition (every row of a table is no change to guess)."""
+    said = _BY_PERCENT.search(text)
+    column = _one_said(text, known.numeric.get(table, ())) or _one_amount(table, known)
+    where = _where(text, column) if said and column else None
+    if not said or not column or not where:
+        return None
+    percent = float(said["off"] or said["down"] or said["up"]) / 100
+    factor = f"{1 + percent if said['up'] else 1 - percent:g}"
+    return f"UPDATE {table} SET {column} = {column} * {factor}{where}"
 
 
 def _update_by_id(text: str, table: str, known: Known) -> str | None:
