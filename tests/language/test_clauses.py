@@ -206,6 +206,15 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "create the branch release-2 and check out release-2",
             ["create the branch release-2", "check out branch release-2"],
         ),
+        # A message after a change that names a file is passed on, not added to the file
+        (
+            "in /r, check out x-1, then stage app.py and commit it with the message 'Add units'",
+            [
+                "in /r, check out x-1",
+                "stage app.py",
+                "commit it with the message 'Add units'",
+            ],
+        ),
         # ... and after a change that adds a thing by its name, that thing.
         (
             "add Project Osprey to my graph, and record that Carol leads it",

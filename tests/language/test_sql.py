@@ -557,8 +557,8 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
 
 
 def test_a_share_off_the_amounts_of_the_rows_a_condition_keeps(db: sqlite3.Connection) -> None:
-    known = Known(held=["staff"], columns={"staff": ["id", "name", "town", "salary"]})
-    known = Known(held=["staff"], columns=known.columns, numeric={"staff": ["id", "salary"]})
+    columns = {"staff": ["id", "name", "town", "salary"]}
+    known = Known(held=["staff"], columns=columns, numeric={"staff": ["id", "salary"]})
     sql = made_with("staff earning more than 15 -> knock 10% off the salary", known)
     assert sql == "UPDATE staff SET salary = salary * 0.9 WHERE salary > 15"
     db.execute(sql or "")

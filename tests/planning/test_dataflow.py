@@ -276,6 +276,14 @@ def test_a_file_name_without_the_folder_the_question_names_is_asked_for() -> Non
     alone = 'put a file intro.md there saying "hi"'
     linked, _ = link_data_flow(plan(alone, (alone, writer)), tools, analyse(alone, TODAY))
     assert linked.steps[0].problem is None
+    # Named within the repository the question gives, for a tool that takes it (git_add)
+    branch = tool("git", "git_checkout", {"repo_path": "string", "branch_name": "string"})
+    stage = tool("git", "git_add", {"repo_path": "string", "files": "array"})
+    question = "in /srv/repo, check out x-1 and stage app.py"
+    steps = [("in /srv/repo, check out x-1", branch), ("stage app.py", stage)]
+    tools = {t.key: t for t in (branch, stage)}
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].problem is None
 
 
 def linked_steps(question: str, *steps: tuple[str, ToolSpec], search: str = "") -> list[Step]:

@@ -597,11 +597,16 @@ def _carry_target(clauses: list[str]) -> list[str]:
         changes = asks_to_change(re.sub(r"^[^:]{1,40}:\s*", "", before))
         things = _things(before) if changes else set()
         bare = not (_things(clause) or locators_in(clause) or _TABLE.search(clause))
-        if len(quotes) == 1 and len(things) == 1 and bare and asks_to_change(clause):
+        # "stage app.py and commit it with the message 'x'": a message is passed on, not added
+        passed = bool(quotes) and _PASSED_ON.search(clause[: quotes[0].start]) is not None
+        if len(quotes) == 1 and len(things) == 1 and bare and not passed and asks_to_change(clause):
             end = quotes[0].end + 1  # after the closing quote
             clause = f"{clause[:end]} to {next(iter(things))}{clause[end:]}"
         carried.append(clause)
     return carried
+
+
+_PASSED_ON = re.compile(r"\b(?:message|msg|subject|title)\s*:?\s*[\"'“‘]?$", re.IGNORECASE)
 
 
 def _things(text: str) -> set[str]:

@@ -45,6 +45,7 @@ from toolweave.language.cues import (
 )
 from toolweave.language.parameters import (
     CONTENT_NAMES,
+    FOLDER_WORDS,
     LOCATOR_KINDS,
     NUMERIC_KINDS,
     changes_things,
@@ -148,13 +149,16 @@ class _Linker:
     def _unplaced(self, step: Step, tool: ToolSpec) -> Problem | None:
         """A file name without its folder, for a tool that changes things, in a question that
         names a folder elsewhere ("make a drafts folder in /srv and put intro.md in it"): the
-        server would place it in a folder of its own choosing, so the user is asked."""
+        server would place it in a folder of its own choosing, so the user is asked; not for a
+        tool given the folder its names are within (git_add's `repo_path`)."""
         own = values_of(step.clause).locators
         named = [
             x.value for x in values_of(self.question).locators if x.value.startswith(("/", "~"))
         ]
         loose = [x.value for x in own if x.kind == "path" and not x.joined.startswith(("/", "~"))]
-        if not (changes_things(tool) and loose and set(named) - {x.value for x in own}):
+        # "stage app.py" with the repository given: its files are named within it
+        within = any(set(readable_name(n).split()) & FOLDER_WORDS for n in step.arguments)
+        if within or not (changes_things(tool) and loose and set(named) - {x.value for x in own}):
             return None
         text = f"{tool.key} needs the folder of {loose[0]}, which the request does not give"
         return Problem(kind=ProblemKind.UNGROUNDED, text=text)

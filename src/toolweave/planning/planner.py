@@ -126,7 +126,7 @@ def plan_steps(
         # up in the documents when no tool fits it.
         change = asks_to_change(clause.text)
         if change and not fitting:  # its values missing: the user is asked for them
-            asked = _change_asked_of(clause, ranked)
+            asked = _change_asked_of(clause, ranked, steps[-1].server if steps else "")
             fitting = sorted(asked, key=lambda c: fits[c.tool.key], reverse=True)[:1]
         elif not fitting:  # "which mill supplies the flour, going by <url>?": read it
             fitting = _reads_what_it_gives(clause, ranked, fits)
@@ -179,15 +179,18 @@ def _reads_what_it_gives(
     return sorted(readers, key=lambda c: fits[c.tool.key], reverse=True)[:1]
 
 
-def _change_asked_of(clause: Clause, ranked: list[Candidate]) -> list[Candidate]:
-    """The tools of the one server the clause names, holds what it names or reaches the folders
-    it gives, that make the change it asks for, by their verbs ("change an email in the users
-    table" and `write_query`, "save a new file in /srv saying ..." and `write_file`), when none
-    fits for want of values: the values are then asked for, not the change dropped."""
+def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> list[Candidate]:
+    """The tools of the one server the clause names, holds what it names, reaches the folders
+    it gives or the step before used (`before`: "create a branch in /r, check it out, and then
+    stage app.py"), that make the change it asks for, by their verbs ("change an email in the
+    users table" and `write_query`, "save a new file in /srv saying ..." and `write_file`), when
+    none fits for want of values: the values are then asked for, not the change dropped."""
     asked = [
         c
         for c in ranked
-        if (c.holds or c.inside) and changes_things(c.tool) and asks_for_action(c.tool, clause.text)
+        if (c.holds or c.inside or c.tool.server == before)
+        and changes_things(c.tool)
+        and asks_for_action(c.tool, clause.text)
     ]
     return asked if len({c.tool.server for c in asked}) == 1 else []
 
