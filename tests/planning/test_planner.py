@@ -528,19 +528,17 @@ def test_a_new_thing_related_to_one_the_graph_holds_is_added_with_its_relation()
 def test_a_change_no_tool_fits_goes_to_the_server_of_the_step_before() -> None:
     """ "create a branch units-flag in /r, check it out, and then stage app.py": the staging
     gives no repository, and is mcp-server-git's git_add all the same."""
-    repo = {"repo_path": STRING}
+    repo, files = {"repo_path": STRING}, {"files": {"type": "array", "items": STRING}}
+    git = {"server": "git"}
     create = tool("git_create_branch", repo | {"branch_name": STRING}, read_only=False)
-    add = tool("git_add", repo | {"files": {"type": "array", "items": STRING}}, read_only=False)
+    add = tool("git_add", repo | files, read_only=False).model_copy(update=git)
     note = tool("append_insight", {"insight": STRING}, read_only=False)
     clauses = [clause_of(0, "create a branch units-flag in /r", TODAY)]
     clauses.append(clause_of(1, "stage app.py", TODAY))
-    ranked = [[Candidate(tool=create, score=0.5)], [Candidate(tool=add, score=0.1)]]
-    git = [
-        c.model_copy(update={"tool": c.tool.model_copy(update={"server": "git"})})
-        for c in ranked[1]
+    ranked = [
+        [Candidate(tool=create.model_copy(update=git), score=0.5)],
+        [Candidate(tool=add, score=0.1), Candidate(tool=note, score=0.1)],
     ]
-    ranked[1] = git + [Candidate(tool=note, score=0.1)]
-    ranked[0] = [Candidate(tool=create.model_copy(update={"server": "git"}), score=0.5)]
     plan = plan_steps(clauses, ranked, min_score=0.28, fallback=SEARCH)
     assert [s.key for s in plan.steps] == ["git.git_create_branch", "git.git_add"]
     alone = plan_steps(clauses[1:], ranked[1:], min_score=0.28, fallback=SEARCH)
