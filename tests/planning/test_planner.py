@@ -543,3 +543,28 @@ def test_a_change_no_tool_fits_goes_to_the_server_of_the_step_before() -> None:
     assert [s.key for s in plan.steps] == ["git.git_create_branch", "git.git_add"]
     alone = plan_steps(clauses[1:], ranked[1:], min_score=0.28, fallback=SEARCH)
     assert [s.key for s in alone.steps] == ["."]  # no server it is on: asked, not guessed
+
+
+def test_a_question_no_tool_fits_is_read_by_a_tool_given_all_it_needs() -> None:
+    """mcp-server-git's git_show: "config.py as committed at HEAD in /srv/repo" gives it the
+    repository and HEAD:config.py; server-filesystem cannot reach the repository."""
+    show = tool("git_show", {"repo_path": STRING, "revision": STRING}, read_only=True)
+    show = show.model_copy(update={"server": "git", "description": "Shows a commit"})
+    text = "Check config.py as committed at HEAD in /srv/repo: what file does load_config read?"
+    outside = Candidate(tool=READ_FILE, score=0.37, outside=True)
+    plan = plan_steps(
+        [clause_of(0, text, TODAY)],
+        [[outside, Candidate(tool=show, score=0.05)]],
+        min_score=0.28,
+        fallback=SEARCH,
+    )
+    assert [(s.tool, s.arguments) for s in plan.steps] == [("git_show", {})]
+    # Without the revision, git_show is not given all it needs: the question is searched
+    text = "Check config.py in /srv/repo: what file does load_config read?"
+    plan = plan_steps(
+        [clause_of(0, text, TODAY)],
+        [[outside, Candidate(tool=show, score=0.05)]],
+        min_score=0.28,
+        fallback=SEARCH,
+    )
+    assert [s.tool for s in plan.steps] == ["search"]

@@ -17,7 +17,7 @@ from toolweave.retrieval.retriever import (
     ToolRetriever,
     _aggregate,
 )
-from toolweave.retrieval.tool_select import fit, lacks_name, rank_tools
+from toolweave.retrieval.tool_select import _outside, fit, lacks_name, rank_tools
 from toolweave.types import Candidate, IndexHit, Quoted, ToolHints, ToolSpec
 
 from ..fakes import HashingEmbedder, ScriptedLLM
@@ -446,6 +446,9 @@ def test_a_path_outside_the_folders_a_server_may_reach_counts_against_its_tools(
     inside = fit(Candidate(tool=listing, score=0.3), clause, 0)
     outside = fit(Candidate(tool=listing, score=0.3, outside=True), clause, 0)
     assert outside < inside - 0.3
+    # A file named in a folder is where the folder is: "config.py ... in /srv/repo".
+    clause = analyse("check config.py at HEAD in /srv/repo", date(2026, 11, 28)).clauses[0]
+    assert _outside(clause, ["/srv/files"]) and not _outside(clause, ["/srv"])
 
 
 def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:

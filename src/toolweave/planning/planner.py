@@ -20,6 +20,7 @@ from typing import Protocol
 
 from toolweave.language.binding import (
     edits_of_read,
+    extract_arguments,
     feasibility,
     files_left,
     gives_a_path,
@@ -174,9 +175,22 @@ def _reads_what_it_gives(
     readers = [
         c
         for c in ranked
-        if not changes_things(c.tool) and not c.outside and locators_fill(c.tool, clause)
+        if not changes_things(c.tool)
+        and not c.outside
+        and (locators_fill(c.tool, clause) or _reads_as_given(c.tool, clause))
     ]
     return sorted(readers, key=lambda c: fits[c.tool.key], reverse=True)[:1]
+
+
+def _reads_as_given(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause gives every value the tool requires, each of its files among them:
+    "config.py as committed at HEAD in /srv/repo" and `git_show(repo_path, revision)`, given
+    /srv/repo and HEAD:config.py."""
+    filled = extract_arguments(tool.input_schema, clause)
+    required = tool.input_schema.get("required") or []
+    given = " ".join(str(v) for v in filled.arguments.values())
+    files = [x.value for x in values_of(clause).locators if x.kind == "path"]
+    return bool(required) and feasibility(tool, clause) == 1.0 and all(f in given for f in files)
 
 
 def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> list[Candidate]:

@@ -245,7 +245,8 @@ def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None
     folders are known and every path is absolute."""
     if not roots or not isinstance(clause, Clause):
         return None
-    paths = [x.value for x in values_of(clause).locators if x.kind == "path"]
+    # "config.py ... in /srv/repo" is /srv/repo/config.py
+    paths = [x.joined for x in values_of(clause).locators if x.kind == "path"]
     if not paths or not all(p.startswith("/") for p in paths):
         return None
     return [any(p == r or p.startswith(r.rstrip("/") + "/") for r in roots) for p in paths]
