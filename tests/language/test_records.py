@@ -71,6 +71,9 @@ def test_names_each_paired_with_what_is_quoted_of_them_are_a_record_each() -> No
     }
     assert made(OBSERVATIONS, "add 'has a dog' to Bob and 'plays the cello' to Carol") == both
     assert made(OBSERVATIONS, "note on Bob: 'has a dog', Carol: 'plays the cello'") == both
+    # Names inside the quotes are what is quoted, no names to pair
+    said = made(OBSERVATIONS, "replace 'based in Austin' with 'based in Dallas'")
+    assert len(said["observations"]) == 1
     # Two quotes, then two names: not paired one to one
     assert len(made(OBSERVATIONS, "add 'a' and 'b' to Bob and Carol")["observations"]) == 1
 

@@ -400,6 +400,8 @@ def _paired(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> list[d
     named = [f for f, p in fields.items() if "name" in _words(f) and json_type(p) == "string"]
     texts = [f for f, p in fields.items() if json_type(p) == "array"]
     quotes = [q for q in _quoted(clause) if q.value not in {n.value for n in names}]
+    # the names themselves, not those inside what is quoted ('based in Austin')
+    names = [n for n in names if not any(q.start <= n.start < q.end for q in quotes)]
     if len(named) != 1 or len(texts) != 1 or len(fields) != 2 or len(names) < 2 or len(quotes) < 2:
         return []
     said = sorted([*names, *quotes], key=lambda x: x.start)
