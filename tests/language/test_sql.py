@@ -570,3 +570,13 @@ def test_a_share_off_the_amounts_of_the_rows_a_condition_keeps(db: sqlite3.Conne
     raised = made_with("please raise the salary of staff under 15 by 5 percent", known)
     assert raised == "UPDATE staff SET salary = salary * 1.05 WHERE salary < 15"
     assert made_with("knock 10% off every salary", known) is None  # every row: not guessed
+
+
+def test_a_table_whose_columns_are_listed_in_brackets(db: sqlite3.Connection) -> None:
+    sql = made("create tbl shifts (id int pk, staff_id int not null, note text)", ("create",))
+    assert (
+        sql == "CREATE TABLE shifts (id INTEGER PRIMARY KEY, staff_id INTEGER NOT NULL, note TEXT)"
+    )
+    db.execute(sql or "")
+    kinds = db.execute("SELECT name, type FROM pragma_table_info('shifts') ORDER BY cid")
+    assert kinds.fetchall() == [("id", "INTEGER"), ("staff_id", "INTEGER"), ("note", "TEXT")]

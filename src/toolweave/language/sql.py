@@ -90,6 +90,7 @@ _DELETE = re.compile(
     r"\b(?:delete|remove|drop|clear\s+out|get\s+rid\s+of)\b(?!\s+(?:the\s+)?table\b)", re.I
 )
 _TYPES = r"(?:integer|int|text|real|numeric|blob|varchar(?:\(\d+\))?|date|boolean)\b"
+_TYPE_NAMES = {"int": "INTEGER"}  # a type by its short name, as SQLite writes it
 _SQL_WORDS = {"select", "from", "where", "table", "insert", "into", "values", "update", "set"}
 
 
@@ -162,7 +163,7 @@ _UPDATING = (
 # table shipments:"; not "a new email address ... in the users table".
 _CREATING = re.compile(
     r"\b(?:create|make|add|set\s+up|new)\s+(?:(?:a|an|the|one)\s+)?(?:new\s+)?"
-    r"(?:[\"'“]?\w+[\"'”]?\s+)?table\b"
+    r"(?:[\"'“]?\w+[\"'”]?\s+)?(?:table|tbl)\b"
 )
 
 
@@ -781,7 +782,7 @@ _NEW_TABLE = (  # "a table called codes", "a categories table", a table "for sup
     re.compile(rf"\btable\s+[\"'“](?P<t>{_IDENT})[\"'”]", re.I),
     re.compile(rf"\b(?:a|an|the)\s+(?:new\s+)?(?P<t>{_IDENT})\s+table\b", re.I),
     re.compile(rf"\btable\b[^,:;]*?\bfor\s+(?:the\s+)?(?P<t>{_IDENT})", re.I),
-    re.compile(rf"\btable\s+(?P<t>{_IDENT})", re.I),
+    re.compile(rf"\b(?:table|tbl)\s+(?P<t>{_IDENT})", re.I),
 )
 _NOT_NEW_TABLES = {"with", "in", "for", "of", "to", "on", "that", "which", "called", "named"}
 
@@ -803,8 +804,11 @@ def _create(text: str) -> str | None:
     if (table := _new_table(text)) is None:
         return None
     name, end = table
+    # "create tbl returns (id int pk, reason text)": the columns listed in brackets
+    listed = re.match(r"\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\W*$", text[end:])
     parts = re.split(
-        r"[,;]\s*(?:and\s+|plus\s+)?|\s+(?:and|plus)\s+", _outside_brackets(text[end:])
+        r"[,;]\s*(?:and\s+|plus\s+)?|\s+(?:and|plus)\s+",
+        listed["inside"] if listed else _outside_brackets(text[end:]),
     )
     columns = [
         _column_made(part) for part in parts if part.strip(" .:!?") and not _IN_ORDER.match(part)
@@ -829,7 +833,8 @@ def _column_made(said: str) -> str | None:
     named = left[0] if len(left) == 1 else ""
     if not _plain(named) or named.lower() in _NO_COLUMNS or re.fullmatch(_TYPES, named, re.I):
         return None
-    return " ".join([named, *([kind[0].upper()] if kind else []), *constraints])
+    typed = [_TYPE_NAMES.get(kind[0].lower(), kind[0].upper())] if kind else []
+    return " ".join([named, *typed, *constraints])
 
 
 def _outside_brackets(text: str) -> str:
