@@ -98,7 +98,7 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     # A row by the table's own word for one: "room 12" in the rooms table.
     assert made("drop room 12 from the rooms table") == "DELETE FROM rooms WHERE id = 12"
     sql = made("make a table named rooms with columns id (integer primary key) and floor (int)")
-    assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INT)"
+    assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INTEGER)"
     db.execute(sql)
     assert made("create a desks table with columns id (integer primary key), room (int)") == (
         "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INT)"
