@@ -101,7 +101,7 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     assert sql == "CREATE TABLE rooms (id INTEGER PRIMARY KEY, floor INTEGER)"
     db.execute(sql)
     assert made("create a desks table with columns id (integer primary key), room (int)") == (
-        "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INT)"
+        "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INTEGER)"
     )
     # Only a type and the constraints said: "the primary key", "required" as NOT NULL.
     said = "create a table called codes with columns: code (TEXT, the primary key) and pct"
@@ -118,7 +118,7 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     db.execute(sql or "")
     # A count of columns, "pk", "in that order" say nothing of a column.
     said = "new table ships: id int pk, carrier text"
-    assert made(said) == "CREATE TABLE ships (id INT PRIMARY KEY, carrier TEXT)"
+    assert made(said) == "CREATE TABLE ships (id INTEGER PRIMARY KEY, carrier TEXT)"
     said = "create a table called ships with three columns: id (integer), day (text) and port"
     assert made(f"{said} (text), in that order.") == (
         "CREATE TABLE ships (id INTEGER, day TEXT, port TEXT)"
