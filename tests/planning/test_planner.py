@@ -438,6 +438,50 @@ def test_a_row_a_file_gives_is_inserted_from_it() -> None:
     assert planned("what time is it", "add that customer to the users table")[-1][1] == {}
 
 
+def test_a_row_with_a_value_a_page_gives_is_inserted_with_it() -> None:
+    """ "Check the price on <url> and add an order for user 3 of a Baguette at that price": the
+    INSERT the clause spells out, its amount the page's price of a baguette (a reference)."""
+    sql = {"type": "string", "description": "SQL query to execute"}
+    write = tool("write_query", {"query": sql})
+    create = tool("create_table", {"query": {**sql, "description": "CREATE TABLE SQL statement"}})
+    fetch = tool("fetch", {"url": STRING}, read_only=True)
+    first, second = "check the price on http://x.test/p.html", "add an order for user 3 "
+    clauses = [clause_of(0, first, TODAY)]
+    fields = {"orders": ["id", "user_id", "item", "amount"], "users": ["id", "name"]}
+
+    def planned(said: str) -> list[tuple[str, dict]]:
+        clause = clause_of(1, f"{second}{said}", TODAY)
+        clause.held = [
+            Quoted(start=7, end=12, value="orders"),
+            Quoted(start=23, end=27, value="users"),
+        ]
+        clause.fields, clause.numeric = fields, {"orders": ["id", "user_id", "amount"]}
+        ranked = [[Candidate(tool=fetch, score=0.5)]]
+        ranked.append([Candidate(tool=create, score=0.5), Candidate(tool=write, score=0.3)])
+        plan = plan_steps([*clauses, clause], ranked, min_score=0.28, fallback=SEARCH)
+        tools = {t.key: t for t in (fetch, write, create)}
+        linked, _ = link_data_flow(plan, tools, analyse(f"{first} and {clause.text}", TODAY))
+        return [(s.tool, s.arguments) for s in linked.steps]
+
+    price = "{{s1.result | value:price of baguette}}"
+    query = f"INSERT INTO orders (user_id, item, amount) VALUES (3, 'Baguette', {price})"
+    assert planned("of a Baguette at that price") == [
+        ("fetch", {}),
+        ("write_query", {"query": query}),
+    ]
+    # No value read before: no row made without it
+    clause = clause_of(0, f"{second}of a Baguette at that price", TODAY)
+    clause.held = [Quoted(start=7, end=12, value="orders")]
+    clause.fields, clause.numeric = fields, {"orders": ["id", "user_id", "amount"]}
+    alone = plan_steps(
+        [clause], [[Candidate(tool=write, score=0.5)]], min_score=0.28, fallback=SEARCH
+    )
+    assert (
+        link_data_flow(alone, {write.key: write}, analyse(clause.text, TODAY))[0].steps[0].arguments
+        == {}
+    )
+
+
 def test_the_next_clause_takes_the_tool_the_step_before_feeds() -> None:
     find = ToolSpec(
         server="buses",

@@ -245,6 +245,22 @@ def test_a_value_filter_takes_the_one_value_a_result_gives_for_a_fact() -> None:
         resolve({"x": "{{s4.result | value:city}}"}, results)
 
 
+def test_a_fact_of_a_thing_is_the_cell_of_the_row_that_names_it() -> None:
+    """ "check the price on <url> and add an order of a Baguette at that price": the page's
+    table row that names the thing, under the header that names the fact; money as a number."""
+    page = "| Item | Price |\n| --- | --- |\n| Baguette | $2.20 |\n| Carrot cake (whole) | $27.00 |"
+    results = {"s1": page, "s2": "Rye loaf .... €4.50\nScone ... €1,200.00"}
+    for reference, value in (
+        ("{{s1.result | value:price of baguette}}", "2.20"),
+        ("{{s1.result | value:price of carrot cake}}", "27.00"),
+        ("{{s1.result | value:amount of carrot cake}}", "27.00"),  # money by any of its words
+        ("{{s2.result | value:price of scone}}", "1200.00"),  # a line that names it
+    ):
+        assert resolve({"x": reference}, results) == {"x": value}
+    with pytest.raises(UnresolvedReference, match="gives no value for 'price' of 'croissant'"):
+        resolve({"x": "{{s1.result | value:price of croissant}}"}, results)
+
+
 def test_a_line_ticked_off_is_the_one_line_that_holds_it_with_its_box_ticked() -> None:
     todo = {"s1": "- [ ] call the bank\n- [x] buy milk\n- [ ] call the bank later\n- [ ] post"}
     assert resolve({"e": "{{s1.result | ticked:post}}"}, todo) == {"e": "- [x] post"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -283,11 +283,23 @@ def row_table(clause: Clause) -> str | None:
     """The one table a clause adds a row to without giving the row ("add that customer to the
     users table"): the row is then what the step before read, if anything."""
     tables = {h.value for h in clause.held if h.value in clause.fields}
+    if len(tables) > 1:  # "add an order for user 3": an order, for a user
+        tables = {t for t in tables if re.search(rf"{_ADD_A}{row_noun(t)}\b", clause.text, re.I)}
     if row_change_asked(clause.text) != "insert" or len(tables) != 1:
         return None
     if statement(clause.text, ("insert",), _known(clause)) is not None:
         return None  # "add Frank (frank@x.org) to users": its own row
     return next(iter(tables))
+
+
+_ADD_A = r"\b(?:add|insert|record|log|create)\s+(?:a|an|one)\s+(?:new\s+)?"
+
+
+def statement_reading(clause: Clause, kinds: tuple[str, ...], read: str) -> str | None:
+    """The statement the clause spells out, with `read` (the SQL of a value an earlier step
+    read) where it says "that price" ("... and add an order for her at that price")."""
+    made = statement(clause.text, kinds, replace(_known(clause), read=read))
+    return made[0] if made and read in made[0] else None
 
 
 def _known(clause: Clause) -> Known:

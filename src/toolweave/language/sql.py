@@ -105,6 +105,15 @@ class Known:
     columns: Mapping[str, Sequence[str]] = field(default_factory=dict)
     values: Sequence[tuple[str, str]] = ()
     numeric: Mapping[str, Sequence[str]] = field(default_factory=dict)  # columns of numbers
+    read: str = ""  # the SQL of a value an earlier step read: what "at that price" is
+
+
+# "at that price", "and that amount", "with the price": a value read before, said as such
+READ_VALUE = re.compile(
+    r"\s*,?\s*(?:\b(?:at|for|with|and|as|using)\s+)?(?:that|the|its|this)\s+"
+    r"(?:price|cost|amount)\b(?:\s+as\s+the\s+amount\b)?",
+    re.IGNORECASE,
+)
 
 
 def with_references(
@@ -437,6 +446,12 @@ def _column(text: str, table: str) -> str | None:
 
 def _insert(text: str, held: list[str], known: Known) -> str | None:
     text = text.rstrip(" .!?")
+    read = None
+    if READ_VALUE.search(text):  # "add an order ... at that price": a value read before
+        if not known.read:
+            return None  # not known here: the row is made once it is (planning/dataflow.py)
+        read = _one_amount(_table(text, held, into=True) or "", known)
+        text = READ_VALUE.sub("", text)
     table, found = _table(text, held, into=True), list(_PAIR.finditer(text))
     if not table:
         return None
@@ -454,11 +469,42 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     row = {c: sql_literal(v) for c, v in pairs}
     if owner and owner[0] not in row:
         row[owner[0]] = owner[1]
+    thing = _OF_A_THING.search(text)
+    if thing and (column := _one_text(table, known)) and column not in row:
+        row[column] = sql_literal(thing["v"])  # "an order for user 3 of a Baguette"
+    if read and read not in row:
+        row[read] = known.read
     if len(row) < 2 or len(row) < len(pairs) or not all(_plain(c) for c in row):
         return None
     if (known_columns := known.columns.get(table)) and any(c not in known_columns for c in row):
         return None  # "with their name, email and city" names columns, gives no values
     return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(row.values())})"
+
+
+_OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))")
+
+
+def thing_added(text: str) -> str | None:
+    """What a row to add is of, as the clause writes it: the one text it quotes ("with the item
+    'Carrot cake'"), else the name after "of a" ("an order of a Baguette")."""
+    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”", text)
+    if len(quoted) == 1:
+        return next(q for q in quoted[0] if q)
+    thing = _OF_A_THING.search(text)
+    return thing["v"] if thing and not quoted else None
+
+
+def _one_text(table: str, known: Known) -> str | None:
+    """The one column of a table that holds neither numbers, ids, names nor e-mail addresses
+    (an order's `item`), if it has one."""
+    numeric = set(known.numeric.get(table, ()))
+    texts = [
+        c
+        for c in known.columns.get(table, ())
+        if c not in numeric and c != "id" and not c.endswith("_id")
+        if not _takes(c, "name") and not _takes(c, "email")
+    ]
+    return texts[0] if len(texts) == 1 and numeric else None
 
 
 def _owner(

@@ -34,6 +34,7 @@ from toolweave.language.binding import (
     gives_a_path,
     place_for_role,
     row_table,
+    statement_reading,
     values_of,
 )
 from toolweave.language.cues import (
@@ -57,6 +58,7 @@ from toolweave.language.parameters import (
     sql_kinds,
 )
 from toolweave.language.records import names_in, record_keeping
+from toolweave.language.sql import thing_added
 from toolweave.language.text import readable_name
 from toolweave.language.values import composed
 from toolweave.navigation.fields import WHOLE, Match, OutputField, best_field, output_fields
@@ -231,7 +233,9 @@ class _Linker:
         if changes_things(tool) and param_kind(name, prop) in LOCATOR_KINDS:
             return  # what a change acts on is where the user says: never a result's text
         if changes_things(tool) and sql_kinds(name, prop):
-            self._row_read(step, name, prop)  # a result is data, never a command: only a row
+            # a result is data, never a command: only a row, or a value in one
+            if not self._row_read(step, name, prop):
+                self._value_read(step, name, prop)
             return
         if deletes(tool) and json_type(prop) == "array":
             return  # nor what a deletion deletes: a node's relations are not "the note on Bob"
@@ -318,7 +322,7 @@ class _Linker:
     def _open(self, step: Step, tool: ToolSpec, kept: set[str]) -> list[str]:
         return [n for n in _properties(tool) if n not in step.arguments and n not in kept]
 
-    def _row_read(self, step: Step, name: str, prop: dict[str, Any]) -> None:
+    def _row_read(self, step: Step, name: str, prop: dict[str, Any]) -> bool:
         """ "Read the form in a.txt and add that customer to the users table": the INSERT of
         the row the file's labelled lines give ("Name: Grace Hopper"), in the table's columns,
         when the step before reads a file the user names; the values are the file's, quoted as
@@ -327,15 +331,41 @@ class _Linker:
         reader = self.tool_of(read) if read else None
         table = row_table(step.clause)
         if read is None or reader is None or table is None or changes_things(reader):
-            return
+            return False
         text = self._compatible(read, "string", _Links())
         if "insert" not in sql_kinds(name, prop) or not gives_a_path(read.clause) or text is None:
-            return
+            return False
         columns = ",".join(c for c in step.clause.fields[table] if c != "id")
         path = f".{text.path}" if text.path else ""
         step.arguments[name] = "{{" + f"{read.id}.result{path} | row:{table}:{columns}" + "}}"
         step.argument_origins[name] = "reference"
         step.depends_on.append(read.id)
+        return True
+
+    def _value_read(self, step: Step, name: str, prop: dict[str, Any]) -> None:
+        """ "Check the price on <url> and add an order for user 3 of a Baguette at that price":
+        the INSERT the clause spells out, the amount the price the page gives for the thing the
+        row is of (a `value:price of baguette` reference), after a step that reads a page or a
+        file the user names."""
+        read = self.steps[-1] if self.steps else None
+        reader = self.tool_of(read) if read else None
+        thing = thing_added(step.clause.text)
+        if read is None or reader is None or changes_things(reader) or thing is None:
+            return
+        text = self._compatible(read, "string", _Links())
+        if (
+            "insert" not in sql_kinds(name, prop)
+            or not values_of(read.clause).locators
+            or text is None
+        ):
+            return
+        path = f".{text.path}" if text.path else ""
+        fact = " ".join(re.findall(r"[a-z0-9]+", thing.lower()))
+        value = "{{" + f"{read.id}.result{path} | value:price of {fact}" + "}}"
+        if (sql := statement_reading(step.clause, ("insert",), value)) is not None:
+            step.arguments[name] = sql
+            step.argument_origins[name] = "reference"
+            step.depends_on.append(read.id)
 
     def _append(self, step: Step, tool: ToolSpec, name: str) -> None:
         """The edit of a line of the file the step before read for it (`planner._needed_first`):

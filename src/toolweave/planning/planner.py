@@ -43,6 +43,7 @@ from toolweave.language.cues import (
 )
 from toolweave.language.parameters import changes_things, sql_kinds
 from toolweave.language.records import record_kind, records
+from toolweave.language.sql import READ_VALUE
 from toolweave.language.text import readable_name
 from toolweave.language.values import new_folder
 from toolweave.navigation.fields import output_fields
@@ -299,7 +300,11 @@ def _recorded_too(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
 def _adds_what_was_read(clause: Clause, before: Step, ranked: list[Candidate]) -> list[Candidate]:
     """The tools that run an INSERT, for a clause that adds a row to a table without giving it
     after a step that reads a file the user names: the row is the file's (dataflow)."""
-    if row_table(clause) is None or not gives_a_path(before.clause):
+    # or, "check the price on <url> and add an order ... at that price", a value it gives
+    read = gives_a_path(before.clause) or (
+        READ_VALUE.search(clause.text) is not None and bool(values_of(before.clause).locators)
+    )
+    if row_table(clause) is None or not read:
         return []
     return [c for c in ranked if changes_things(c.tool) and _runs_inserts(c.tool)]
 

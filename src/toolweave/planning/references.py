@@ -196,7 +196,15 @@ def _row(
 
 
 def _value(value: Any, fact: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
-    """The one value `value` gives for the fact: its record's key, else its text's label."""
+    """The one value `value` gives for the fact: its record's key, else its text's label; a
+    fact of a thing ("price of carrot cake") from the table row, or the line, that names it."""
+    if " of " in fact:
+        fact, thing = fact.split(" of ", 1)
+        cells = _cells_of(_format(value), fact, thing)
+        if len(set(cells)) != 1:
+            said = f"{len(set(cells))} different values" if cells else "no value"
+            raise fail(f"{where} gives {said} for {fact!r} of {thing!r}")
+        return cells[0]
     given = _keyed(_parsed(value), fact)
     if not given:
         text = _format(value)
@@ -210,6 +218,40 @@ def _value(value: Any, fact: str, fail: Callable[[str], UnresolvedReference], wh
         said = f"{len(values)} different values" if values else "no value"
         raise fail(f"{where} gives {said} for {fact!r}")
     return values[0]
+
+
+# What a money amount is said as, and a fact that is one.
+_MONEY = re.compile(r"^[$€£]?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:[$€£]|USD|EUR|GBP)?$")
+_MONEY_FACTS = {"price", "cost", "amount"}
+
+
+def _cells_of(text: str, fact: str, thing: str) -> list[str]:
+    """The values of the fact in the rows that name the thing: the cell under the header that
+    names it in a table ("| Carrot cake (whole) | $27.00 |" under "| Item | Price |"), else,
+    for money, the one amount on a line that names the thing; an amount as a number."""
+    facts = _MONEY_FACTS if fact in _MONEY_FACTS else {fact}
+    words = re.findall(r"[a-z0-9]+", thing.lower())
+    names = [line for line in text.splitlines() if _names_all(line, words)]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()]
+    header = next(
+        (r for r in rows if len(r) > 1 and any(_names(c, f) for c in r for f in facts)), []
+    )
+    at = next((i for i, c in enumerate(header) if any(_names(c, f) for f in facts)), None)
+    if at is not None:
+        found = [r[at] for r in rows if len(r) == len(header) and _names_all(" ".join(r), words)]
+    else:
+        found = (
+            [m for line in names for m in _AMOUNT.findall(line)] if facts is _MONEY_FACTS else []
+        )
+    return [money["n"].replace(",", "") if (money := _MONEY.match(c)) else c for c in found]
+
+
+_AMOUNT = re.compile(r"[$€£]\s*\d[\d,]*(?:\.\d+)?")
+
+
+def _names_all(line: str, words: list[str]) -> bool:
+    said = set(re.findall(r"[a-z0-9]+", line.lower()))
+    return bool(words) and all(w in said for w in words)
 
 
 def _ticked(text: str, item: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
