@@ -525,7 +525,13 @@ def metadata_asked(tool: ToolSpec, clause: Clause) -> int:
     a.csv?") and -1 when it does not; 0 for any other tool."""
     if not _METADATA.search(" ".join(sentences(tool.description)[:1])):
         return 0
-    return 1 if _ASKS_METADATA.search(_asked(without_values(clause))) else -1
+    return 1 if _ASKS_METADATA.search(_asked(_in_words(clause))) else -1
+
+
+def _in_words(clause: Clause) -> str:
+    """The clause's own words: no values, nor a word in capitals, which a log or a file says
+    ("how many INFO lines": a level, no info asked for)."""
+    return re.sub(r"\b[A-Z]{2,}\b", lambda m: " " * len(m.group()), without_values(clause))
 
 
 def _asked(text: str) -> str:
