@@ -89,6 +89,11 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
             "Two things - the phone number from https://x.test/, and the latest commit in /r.",
             ["Two things - the phone number from https://x.test/", "the latest commit in /r."],
         ),
+        # "Just out of curiosity," says why: no request of its own
+        (
+            "Just out of curiosity, how many entities in my graph are people?",
+            ["how many entities in my graph are people?"],
+        ),
         # "First," "Second," "Lastly," only number the requests: no words of theirs.
         (
             "First, find the lyrics of 'Yesterday'. Second, I need the prices of 'Apple' and "

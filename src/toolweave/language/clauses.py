@@ -41,7 +41,9 @@ _CLAUSE_BREAK = re.compile(
 # "and", "please"; "First," "Second," "Lastly," that only number the requests
 _LEADING_FILLER = re.compile(
     r"^(?:(?:and|then|also|please)\s+|(?:first|second|third|fourth|fifth|last|final|next)(?:ly)?"
-    r"\s*,\s*|(?:after\s+that|additionally|moreover|furthermore|afterwards)\s*,\s*)",
+    r"\s*,\s*|(?:after\s+that|additionally|moreover|furthermore|afterwards)\s*,\s*"
+    # "Just out of curiosity, how many ...", "For the record, ..."
+    r"|(?:just\s+)?(?:out\s+of\s+curiosity|for\s+the\s+record|by\s+the\s+way|btw)\s*(?:,\s*|$))",
     re.IGNORECASE,
 )
 # "... and check it out so I'm working on it?": why, not what to do
