@@ -11,7 +11,7 @@ from toolweave.answer.extractive import (
 from toolweave.language.questions import content_terms
 from toolweave.language.text import split_sentences
 from toolweave.models.onnx_embedder import OnnxEmbedder
-from toolweave.types import Clause, Observation, Plan, Step
+from toolweave.types import Clause, Observation, Plan, Problem, ProblemKind, Step
 
 pytestmark = pytest.mark.anyio
 
@@ -138,6 +138,24 @@ async def test_answer_cites_tools_and_closest_document_sentences() -> None:
     assert lines[2] == "Could not answer “x”: server down"
     assert [(s.id, s.kind) for s in sources] == [(1, "tool"), (2, "document")]
     assert sources[0].title == "calc.percentage(percent=15)" and sources[1].uri == "g.md"
+
+
+async def test_what_the_user_is_asked_for_is_said_last() -> None:
+    """ "Commit app.py in /r? Use the message I drafted": the question back ends the answer,
+    after the step that waited on it."""
+    asked = step(0, "commit app.py in /r", "git", "git_commit").model_copy(
+        update={"problem": Problem(kind=ProblemKind.UNGROUNDED, text="it needs the message")}
+    )
+    plan = Plan(steps=[asked, step(1, "use the message I drafted", "git", "git_log")])
+    observations = [
+        Observation(step_id="s0", server="git", tool="git_commit", ok=False, error="not run"),
+        Observation(step_id="s1", server="git", tool="git_log", ok=False, error="s0 failed"),
+    ]
+    composed = await compose_answer("x", plan, observations, OnnxEmbedder(), max_sources_per_step=3)
+    assert composed.text.splitlines() == [
+        "Could not answer “use the message I drafted”: s0 failed",
+        "To “commit app.py in /r”, it needs the message: what should it be?",
+    ]
 
 
 async def test_documents_that_do_not_answer_are_said_not_to() -> None:

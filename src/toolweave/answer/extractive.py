@@ -156,6 +156,7 @@ async def compose_answer(
     part of the question answered in turn."""
     ledger = _Ledger()
     lines, passages, only_documents = [], list[Passage](), True
+    asked: list[str] = []  # what the user is asked for, said last: it is what they answer
     # A search's passages, and its later rounds' (they searched for the same question).
     searched: dict[str, list[Passage]] = {}
     first: dict[str, str] = {}  # a search step's first round
@@ -167,7 +168,7 @@ async def compose_answer(
         later = clause not in question
         head = next((first[d] for d in step.depends_on if d in first and later), step.id)
         if step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED:
-            lines.append(f"To “{clause}”, {step.problem.text}: what should it be?")
+            asked.append(f"To “{clause}”, {step.problem.text}: what should it be?")
             only_documents = False
             continue
         if step.problem is not None and step.problem.kind == ProblemKind.WAITING:
@@ -198,6 +199,7 @@ async def compose_answer(
         lines[index] = await _from_documents(
             lines[index], searched[head], embedder, ledger, SENTENCES_PER_SEARCH * rounds[head]
         )
+    lines += asked
     if not (only_documents and passages):
         return Composed("\n".join(lines), ledger.sources)
     # An iterative search's first round asked the question as the user did.
