@@ -586,3 +586,19 @@ async def test_a_text_given_to_pass_on_says_no_tool(tmp_path: Path) -> None:
     assert [v.value for v in clause.values.said] == ["add a business insight to the memo"]
     [ranked] = await rank_tools(retriever, [commit, memo], [clause], k=2)
     assert ranked[0].tool.key == "git.git_commit"
+
+
+def test_a_value_only_another_server_holds_is_no_value_for_this_one() -> None:
+    """ "look up order number 6": server-memory's search_nodes(query) was filled with "orders",
+    the database's table, and ranked above the database's read_query."""
+    said = "The search query to match against entity names, types, and observation content"
+    query = {"type": "string", "description": said}
+    schema = {"type": "object", "properties": {"query": query}, "required": ["query"]}
+    search = ToolSpec(server="memory", name="search_nodes", input_schema=schema)
+    search.hints = ToolHints(read_only=True)
+    text = "a customer asks about order number 6: could you look it up"
+    clause = analyse(text, date(2026, 11, 28)).clauses[0]
+    clause.held = [Quoted(start=22, end=27, value="orders")]
+    elsewhere = fit(Candidate(tool=search, score=0.3), clause, 0)
+    held = fit(Candidate(tool=search, score=0.3, holds=True), clause, 0)
+    assert elsewhere < held - 0.3

@@ -17,6 +17,7 @@ import numpy as np
 
 from toolweave.language.binding import (
     INTO_A_PLACE,
+    extract_arguments,
     feasibility,
     folder_for_folders,
     gives_values,
@@ -255,6 +256,16 @@ def _reached(clause: str | Clause, roots: list[str] | None) -> list[bool] | None
 _EXISTING = re.compile(r"\bexisting\b", re.IGNORECASE)
 
 
+def _held_elsewhere(candidate: Candidate, clause: Clause) -> bool:
+    """Whether the tool's values are only what another server holds ("look up order number 6"
+    and server-memory's search_nodes(query="orders"): the orders table is the database's)."""
+    held = {h.value for h in clause.held}
+    if candidate.holds or not held:
+        return False
+    filled = extract_arguments(candidate.tool.input_schema, clause).arguments
+    return bool(filled) and all(v in held for v in filled.values() if isinstance(v, str))
+
+
 def opens_by_name(tool: ToolSpec) -> bool:
     """Whether the tool only reads, and what it reads is given by a list of names (server-memory's
     `open_nodes(names)`)."""
@@ -305,7 +316,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
-    feasible = 0.0 if wrong_path else feasibility(tool, clause)
+    feasible = (
+        0.0 if wrong_path or _held_elsewhere(candidate, clause) else feasibility(tool, clause)
+    )
     # A folder for a tool named for folders counts as much; a page pointed at and not given
     # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
     said = folder_for_folders(tool, clause) + points_at_missing(tool, clause)
