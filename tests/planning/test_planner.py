@@ -254,6 +254,15 @@ def test_a_thing_asked_for_again_is_one_call() -> None:
     clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
     plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["git_show"]
+    # The thing the tool before gives by its name, though another tool fits the words better
+    texts = ["/r: what have I changed but not staged yet?", "show the diff"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [
+        [Candidate(tool=DIFF_UNSTAGED, score=0.5)],
+        [Candidate(tool=DIFF_STAGED, score=0.5)],
+    ]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["git_diff_unstaged"]
     # Something else asked of it is a request of its own.
     texts = ["Look up the Eiffel Tower.", "How tall is that tower?"]
     clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]

@@ -138,7 +138,7 @@ def plan_steps(
         if tool and tool.key in fed:  # the step agent must not go back to an unfed one
             shortlist = [c for c in shortlist if c.tool.key in fed]
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
-        if tool and steps and steps[-1].key == tool.key and _again(clause, steps[-1].clause):
+        if tool and steps and _again(clause, steps[-1], tool):
             continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
         if tool and (folder := _folder_first(tool, clause, ranked)):
             steps.append(folder)
@@ -210,14 +210,19 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> li
     return asked if len({c.tool.server for c in asked}) == 1 else []
 
 
-def _again(clause: Clause, before: Clause) -> bool:
+def _again(clause: Clause, before: Step, tool: ToolSpec) -> bool:
     """The clause asks for what the clause before asked of the same tool, giving nothing new
-    ("What changed since HEAD~2? Show the diff.")."""
-    shown = names_again(clause.text, before.text) or _SHOW_IT.fullmatch(clause.text.strip())
-    return bool(shown) and not values_of(clause).count
+    ("What changed since HEAD~2? Show the diff."), or to be shown what the tool before gives
+    by its name ("what have I not staged yet? show the diff" after git_diff_unstaged)."""
+    shown = _SHOW_IT.fullmatch(clause.text.strip())
+    again = names_again(clause.text, before.clause.text) or shown
+    named = shown is not None and shown["noun"].lower() in readable_name(before.tool).split()
+    return bool(again) and (before.key == tool.key or named) and not values_of(clause).count
 
 
-_SHOW_IT = re.compile(r"(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:the|its)\s+[a-z]+\W*", re.I)
+_SHOW_IT = re.compile(
+    r"(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:the|its)\s+(?P<noun>[a-z]+)\W*", re.I
+)
 
 
 def _folder_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Step | None:
