@@ -525,7 +525,18 @@ def metadata_asked(tool: ToolSpec, clause: Clause) -> int:
     a.csv?") and -1 when it does not; 0 for any other tool."""
     if not _METADATA.search(" ".join(sentences(tool.description)[:1])):
         return 0
-    return 1 if _ASKS_METADATA.search(_asked(_in_words(clause))) else -1
+    # of a file it gives or points at ("how big is it?"): "who the owner is" is of a project
+    of_a_file = bool(clause.values and clause.values.locators) or _POINTS_AT_A_FILE.search(
+        clause.text
+    )
+    return 1 if of_a_file and _ASKS_METADATA.search(_asked(_in_words(clause))) else -1
+
+
+_POINTS_AT_A_FILE = re.compile(
+    r"\b(?:it|its|that|this|the)\s+(?:file|folder|directory|document|log)\b|\b(?:is|was)\s+it\b"
+    r"|\bit(?:'s|’s|\s+is)\b",
+    re.IGNORECASE,
+)
 
 
 def _in_words(clause: Clause) -> str:
