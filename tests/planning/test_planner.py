@@ -280,6 +280,18 @@ def test_another_question_of_the_same_place_is_a_call_of_its_own() -> None:
     candidates = [[Candidate(tool=branch, score=0.5)], [Candidate(tool=status, score=0.5)]]
     plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
     assert [s.tool for s in plan.steps] == ["git_branch", "git_status"]
+    # Not so a question of what was read that another tool cannot be given ("which files are
+    # left?" after a folder's tree: server-filesystem's read_multiple_files takes files, and
+    # list_allowed_directories nothing)
+    tree = tool("directory_tree", {"path": STRING}, read_only=True)
+    files = tool("read_multiple_files", {"paths": {"type": "array"}}, read_only=True)
+    allowed = tool("list_allowed_directories", {}, read_only=True)
+    texts = ["show /a/projects as a tree, leave out the old folder", "Which files are left?"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    asked = [Candidate(tool=files, score=0.45), Candidate(tool=allowed, score=0.4)]
+    candidates = [[Candidate(tool=tree, score=0.5)], asked]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["directory_tree"]
 
 
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:

@@ -350,7 +350,19 @@ def _about_the_result(
     own = values_of(clause).count or asks_to_change(clause.text) or named
     # "<repo>: current branch? working tree clean?": another question of the same place, which
     # another tool of that server answers
-    other = fitting[0].tool.server == before.server and fitting[0].tool.key != before.key
+    # (a tool given the same place: not "which files are left?" after a folder's tree)
+    required = set(fitting[0].tool.input_schema.get("required") or [])
+    given = (
+        set(before.candidates[0].tool.input_schema.get("required") or [])
+        if before.candidates
+        else set()
+    )
+    other = (
+        fitting[0].tool.server == before.server
+        and fitting[0].tool.key != before.key
+        and bool(required)
+        and required <= given
+    )
     if not after_tool or own or (other and clause.text.rstrip().endswith("?")):
         return False
     # "open notes.txt and tell me the new date": no fitting tool is given a value to act on,
@@ -360,7 +372,10 @@ def _about_the_result(
     unfed = (
         fallback is not None
         and _reads_what_the_user_names(before, fallback)
-        and not any(feasibility(c.tool, unheld) for c in fitting)
+        # (a tool that takes nothing is given nothing: "which files are left?")
+        and not any(
+            feasibility(c.tool, unheld) and c.tool.input_schema.get("required") for c in fitting
+        )
     )
     return unfed or refers_back(clause.text, possessive=True) or _names_its_fields(clause, before)
 
