@@ -294,6 +294,17 @@ def test_another_question_of_the_same_place_is_a_call_of_its_own() -> None:
     assert [s.tool for s in plan.steps] == ["directory_tree"]
 
 
+def test_a_request_to_look_up_what_was_named_is_the_reading_of_it() -> None:
+    """ "I need the deadline in /a/alpha.txt. Could you look those up for me?" had searched
+    for files in alpha.txt (server-filesystem's search_files)."""
+    finder = tool("search_files", {"path": STRING, "pattern": STRING}, read_only=True)
+    texts = ["I need the deadline in /a/alpha.txt", "Could you look those up for me?"]
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    candidates = [[Candidate(tool=READ_FILE, score=0.5)], [Candidate(tool=finder, score=0.5)]]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    assert [s.tool for s in plan.steps] == ["read_text_file"]
+
+
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:
     """ "sum 1234 and 4321 and then add 445 to that" (server-everything's get-sum, which MiniLM
     ranks low for the second clause): "that" is the one value still missing."""

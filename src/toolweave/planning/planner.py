@@ -339,6 +339,8 @@ def _about_the_result(
     it" calls `decode`), or it names fields of what the tool before returns ("give me the
     conditions and the humidity"). After a search, "its population" is a question of its own."""
     after_tool = fallback is None or before.key != fallback.key
+    if _LOOK_IT_UP.match(clause.text) and fallback and _reads_what_the_user_names(before, fallback):
+        return True  # "... the deadline in a.txt and the date in b.txt. Could you look those up?"
     if not fitting:  # "... and give me their names", "her email" after a tool's rows
         pointing = refers_back(clause.text, possessive=after_tool, personal=after_tool)
         # "... and tell me what the customers complained about", giving nothing to look up
@@ -378,6 +380,16 @@ def _about_the_result(
         )
     )
     return unfed or refers_back(clause.text, possessive=True) or _names_its_fields(clause, before)
+
+
+# A request that only asks again for what the sentence before named: "could you look those up
+# for me?", "check them please".
+_LOOK_IT_UP = re.compile(
+    r"^\W*(?:(?:could|can|would|will)\s+you\s+|please\s+)*(?:look|check|find|get|read)\s+"
+    r"(?:(?:it|them|those|these|that|this)\s*)?(?:up\s*)?(?:(?:it|them|those|these)\s*)?"
+    r"(?:for\s+me\s*)?(?:please\s*)?\W*$",
+    re.IGNORECASE,
+)
 
 
 def _names_its_fields(clause: Clause, step: Step) -> bool:
