@@ -37,6 +37,13 @@ def bound(text: str, *ranked: tuple[ToolSpec, float]) -> str:
     return plan.steps[0].tool
 
 
+def tools_planned(texts: list[str], candidates: list[list[Candidate]]) -> list[str]:
+    """The tools of the plan for the clauses `texts`, each ranked as `candidates` says."""
+    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+    return [s.tool for s in plan.steps]
+
+
 def test_the_tool_the_values_fit_wins_over_a_better_ranked_one() -> None:
     # As ranked on the official servers: the word "add" put add_observations first.
     assert bound("add 17 and 25", (ADD_OBSERVATIONS, 0.20), (GET_SUM, 0.288)) == "get-sum"
@@ -256,13 +263,11 @@ def test_a_thing_asked_for_again_is_one_call() -> None:
     assert [s.tool for s in plan.steps] == ["git_show"]
     # The thing the tool before gives by its name, though another tool fits the words better
     texts = ["/r: what have I changed but not staged yet?", "show the diff"]
-    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
     candidates = [
         [Candidate(tool=DIFF_UNSTAGED, score=0.5)],
         [Candidate(tool=DIFF_STAGED, score=0.5)],
     ]
-    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
-    assert [s.tool for s in plan.steps] == ["git_diff_unstaged"]
+    assert tools_planned(texts, candidates) == ["git_diff_unstaged"]
     # Something else asked of it is a request of its own.
     texts = ["Look up the Eiffel Tower.", "How tall is that tower?"]
     clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
@@ -287,11 +292,8 @@ def test_another_question_of_the_same_place_is_a_call_of_its_own() -> None:
     files = tool("read_multiple_files", {"paths": {"type": "array"}}, read_only=True)
     allowed = tool("list_allowed_directories", {}, read_only=True)
     texts = ["show /a/projects as a tree, leave out the old folder", "Which files are left?"]
-    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
     asked = [Candidate(tool=files, score=0.45), Candidate(tool=allowed, score=0.4)]
-    candidates = [[Candidate(tool=tree, score=0.5)], asked]
-    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
-    assert [s.tool for s in plan.steps] == ["directory_tree"]
+    assert tools_planned(texts, [[Candidate(tool=tree, score=0.5)], asked]) == ["directory_tree"]
 
 
 def test_a_request_to_look_up_what_was_named_is_the_reading_of_it() -> None:
@@ -299,10 +301,8 @@ def test_a_request_to_look_up_what_was_named_is_the_reading_of_it() -> None:
     for files in alpha.txt (server-filesystem's search_files)."""
     finder = tool("search_files", {"path": STRING, "pattern": STRING}, read_only=True)
     texts = ["I need the deadline in /a/alpha.txt", "Could you look those up for me?"]
-    clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
     candidates = [[Candidate(tool=READ_FILE, score=0.5)], [Candidate(tool=finder, score=0.5)]]
-    plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
-    assert [s.tool for s in plan.steps] == ["read_text_file"]
+    assert tools_planned(texts, candidates) == ["read_text_file"]
 
 
 def test_a_number_added_to_the_earlier_result_is_a_step_of_its_own() -> None:
