@@ -599,6 +599,9 @@ def test_a_new_thing_related_to_one_the_graph_holds_is_added_with_its_relation()
     assert planned(text, "Initech", relate) == both
     text = "add Nadia Haddad to memory as a person who works at Acme Corp"
     assert planned(text, "Nadia", create) == ["create_entities"]
+    # Who does it to the new thing: "..., Carol leads it"
+    text = "mem: new project 'Project Osprey' (obs 'deadline is June 30'), Carol leads it"
+    assert planned(text, "Carol", create) == both
 
 
 def test_a_change_no_tool_fits_goes_to_the_server_of_the_step_before() -> None:

@@ -44,7 +44,7 @@ _KIND_BEFORE = re.compile(
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
 # 'add company "Rosa's Bakery"', "new person Kofi Mensah": a kind just before the name.
 _KIND_SAID_FIRST = re.compile(
-    r"^\W*(?:please\s+)?(?:add|create|remember|save|store|new)\s+(?:new\s+)?"
+    r"^\W*(?:[a-z]+\s*:\s*)?(?:please\s+)?(?:add|create|remember|save|store|new)\s+(?:new\s+)?"
     rf"(?!(?:that|the|a|an|this|my|our|your|his|her|their|it|me|to|in|also)\s){_KIND}\s+$",
     re.I,
 )
@@ -543,6 +543,12 @@ def _described_relation(
         )
         if other.start in held and other.value != first.value and said:
             return (first, other), said["kind"]
+        # "new project Osprey ..., Carol leads it": the other name is who does it
+        back = re.match(
+            rf"\s+(?P<kind>{_SAID_OF})\s+(?:it|him|her|them)\b", clause.text[other.end :]
+        )
+        if other.start in held and back and re.fullmatch(r"[\s\"'“”‘’]*,\s*(?:and\s+)?", between):
+            return (other, first), back["kind"]
     return None
 
 
