@@ -545,10 +545,12 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
     assert made_with(told, named) == by_name  # "to go" is no table, "record a" adds a row
     db.execute(by_name)
     assert db.execute("SELECT staff_id FROM tasks WHERE job = 'Audit'").fetchone() == (1,)
-    # Whose rows to delete: "Ana Lima's tasks", "her task" after her name
+    # Whose rows to delete: "Ana Lima's tasks", "her tasks" after her name; "her task", one
+    # of several maybe, is asked for
     by_owner = "DELETE FROM tasks WHERE staff_id = (SELECT id FROM staff WHERE name = 'Ana Lima')"
     assert made_with("delete Ana Lima's tasks from the tasks table", named) == by_owner
-    assert made_with("Ana Lima left: please delete her task from tasks", named) == by_owner
+    assert made_with("Ana Lima left: please delete her tasks", named) == by_owner
+    assert made_with("Ana Lima phoned: delete her task from the tasks table", named) is None
     assert made_with("delete the tasks from tasks", named) is None  # whose is not said
     # Nobody it is for: the row without
     assert made_with("add a task with job 'Audit' and staff_id 3", numbered) == (

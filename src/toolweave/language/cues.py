@@ -235,7 +235,7 @@ _ACTIONS = {
     | {"jot"},
     "edit": {"edit", "change", "modify", "replace", "update", "fix", "swap", "append", "correct"},
     "update": {"update", "change", "modify", "edit", "set", "correct"}
-    | {"reduce", "lower", "raise", "increase", "decrease", "discount"},
+    | {"reduce", "lower", "raise", "increase", "decrease"},
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir", "store", "put"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}

@@ -164,7 +164,7 @@ def row_change_asked(text: str) -> str | None:
 
 _UPDATING = (
     r"\b(?:update|set|change|modify|edit|replace|correct|fix|adjust|reduce|raise|increase|"
-    rf"decrease|discount|knock)\b|\s{ARROW}\s*\w"
+    rf"decrease|knock)\b|\s{ARROW}\s*\w"
 )
 
 
@@ -516,7 +516,9 @@ def _owner(
     (the id written, or the id of the row of that name) and the value as written."""
     tables = list(known.columns)
     names = [value for kind, value in known.values if kind == "name"]
-    rows = rf"(?:\s+\w+)?\s+(?:{re.escape(row_noun(table))}|{re.escape(table)})\b"
+    # Whose rows: all of them, by the table's own word ("Alice's feedback", "her orders"); one
+    # row of several ("her order") is asked for, never guessed
+    rows = rf"(?:\s+\w+)?\s+{re.escape(table)}\b"
     for column in known.columns.get(table, ()):
         if (one := _referenced(column, tables)) is None:
             continue
