@@ -421,9 +421,10 @@ def test_a_metadata_tool_fits_only_a_question_about_metadata() -> None:
     told = "A friend asked me how big the oven is. Could you tell me {} /srv/oven.txt?"
     assert best(told.format("how many loaves it holds, from")) == "read_text_file"
     assert best(told.format("the size in bytes of")) == "get_file_info"
-    # metadata of no file given nor pointed at: "the owner" of a project, as a file says
+    # an owner of no file given nor pointed at: "the owner" of a project, as a file says
     assert best("and tell me who the owner is") == "read_text_file"
     assert best("and tell me how big it is") == "get_file_info"
+    assert best("columns and types please") == "get_file_info"  # not only of a file
     # a word in capitals is what the file says: a log level, no info asked for
     assert best("how many INFO lines in /srv/server.log") == "read_text_file"
     assert best("how many lines of /srv/server.log are at the INFO level?") == "read_text_file"

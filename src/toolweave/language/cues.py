@@ -525,11 +525,12 @@ def metadata_asked(tool: ToolSpec, clause: Clause) -> int:
     a.csv?") and -1 when it does not; 0 for any other tool."""
     if not _METADATA.search(" ".join(sentences(tool.description)[:1])):
         return 0
-    # of a file it gives or points at ("how big is it?"): "who the owner is" is of a project
+    asked = _ASKS_METADATA.search(_asked(_in_words(clause)))
+    # an owner of a file it gives or points at: "tell me who the owner is" is of a project
     of_a_file = bool(clause.values and clause.values.locators) or _POINTS_AT_A_FILE.search(
         clause.text
     )
-    return 1 if of_a_file and _ASKS_METADATA.search(_asked(_in_words(clause))) else -1
+    return 1 if asked and (of_a_file or asked.group().lower() != "owner") else -1
 
 
 _POINTS_AT_A_FILE = re.compile(

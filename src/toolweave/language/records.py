@@ -30,7 +30,7 @@ _NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
 # A word that opens a sentence is no name either: "No duplicates", "Our product names ...".
 _NOT_NAMES |= {"no", "yes", "ok", "okay", "hi", "hello", "hey", "thanks", "sorry", "oops", "there"}
-_NOT_NAMES |= {"according", "regarding", "concerning", "besides", "also", "then", "now", "just"}
+_NOT_NAMES |= {"according", "regarding", "concerning"}  # "According to my graph, ..."
 _NOT_NAMES |= {"we", "our", "us", "you", "your", "they", "their", "it", "its", "in", "on"}
 _NOT_NAMES |= {"he", "him", "his", "she", "her", "hers", "them", "me"}  # "Her name is Farah"
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
