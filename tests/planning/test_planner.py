@@ -638,6 +638,17 @@ def test_a_question_no_tool_fits_is_read_by_a_tool_given_all_it_needs() -> None:
         fallback=SEARCH,
     )
     assert [(s.tool, s.arguments) for s in plan.steps] == [("git_show", {})]
+    # A question that gives no file is searched, whatever tool its words fill (the time in
+    # "Miami" for "the enrollment at the school that owns the Miami Hurricane")
+    now = tool("get_current_time", {"timezone": STRING}, read_only=True)
+    text = "What is the enrollment at the school that owns the Miami Hurricane?"
+    plan = plan_steps(
+        [clause_of(0, text, TODAY)],
+        [[Candidate(tool=now, score=0.05)]],
+        min_score=0.28,
+        fallback=SEARCH,
+    )
+    assert [s.tool for s in plan.steps] == ["search"]
     # Without the revision, git_show is not given all it needs: the question is searched
     text = "Check config.py in /srv/repo: what file does load_config read?"
     plan = plan_steps(
