@@ -427,18 +427,20 @@ def _paired(item: dict[str, Any], clause: Clause, names: list[Quoted]) -> list[d
 
 
 _OBSERVATION = re.compile(r"\bobservations?\b", re.IGNORECASE)
+_ENDS = ("from", "to", "source", "target")  # a relation's fields for its two things
 
 
 def record_kind(schema: dict[str, Any]) -> str:
     """What a tool's list of records holds: "relations" (a from and a to field), "things" (a
     name and a type field: a graph's entities) or ""."""
     for prop in (schema.get("properties") or {}).values():
-        fields = [_words(f) for f in ((prop.get("items") or {}).get("properties") or {})]
+        fields = list((prop.get("items") or {}).get("properties") or {})
         if json_type(prop) != "array":
             continue
-        if sum(f in (["from"], ["to"], ["source"], ["target"]) for f in fields) == 2:
+        if sum(f.lower() in _ENDS for f in fields) == 2:
             return "relations"
-        if any(f[-1:] == ["type"] for f in fields) and any("name" in f for f in fields):
+        words = [_words(f) for f in fields]
+        if any(w[-1:] == ["type"] for w in words) and any("name" in w for w in words):
             return "things"
     return ""
 
@@ -463,7 +465,7 @@ def _record(
 ) -> dict[str, Any] | None:
     fields = item.get("properties") or {}
     record: dict[str, Any] = {}
-    ends = [f for f in fields if f.lower() in ("from", "to", "source", "target")]
+    ends = [f for f in fields if f.lower() in _ENDS]
     if len(ends) == 2:
         related = related or _described_relation(clause, names)
         if related is None:

@@ -19,7 +19,7 @@ from itertools import pairwise
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.parameters import STATEMENT_KINDS
 from toolweave.language.text import ARROW
-from toolweave.language.values import list_items, replacements
+from toolweave.language.values import list_items, quoted_in, replacements
 from toolweave.types import Span
 
 _IDENT = r"[A-Za-z_]\w*"
@@ -487,9 +487,9 @@ _OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-
 def thing_added(text: str) -> str | None:
     """What a row to add is of, as the clause writes it: the one text it quotes ("with the item
     'Carrot cake'"), else the name after "of a" ("an order of a Baguette")."""
-    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”", text)
+    quoted = quoted_in(text)
     if len(quoted) == 1:
-        return next(q for q in quoted[0] if q)
+        return quoted[0].value
     thing = _OF_A_THING.search(text)
     return thing["v"] if thing and not quoted else None
 
@@ -647,11 +647,12 @@ def _update(text: str, held: list[str], known: Known) -> str | None:
 
 
 # "knock 10% off", "gets 10% off", "reduce ... by 10%", "raise ... by 5 percent"
-_PERCENT = r"\d+(?:\.\d+)?)\s*(?:%|\s+percent\b)"
+_SHARE = r"\d+(?:\.\d+)?"
+_PERCENT = r"\s*(?:%|\s+percent\b)"
 _BY_PERCENT = re.compile(
-    rf"\b(?P<off>{_PERCENT}\s+off\b"
-    rf"|\b(?:reduce|lower|cut|decrease|discount)\b[^%]*?\bby\s+(?P<down>{_PERCENT}"
-    rf"|\b(?:raise|increase)\b[^%]*?\bby\s+(?P<up>{_PERCENT}",
+    rf"\b(?P<off>{_SHARE}){_PERCENT}\s+off\b"
+    rf"|\b(?:reduce|lower|cut|decrease|discount)\b[^%]*?\bby\s+(?P<down>{_SHARE}){_PERCENT}"
+    rf"|\b(?:raise|increase)\b[^%]*?\bby\s+(?P<up>{_SHARE}){_PERCENT}",
     re.IGNORECASE,
 )
 

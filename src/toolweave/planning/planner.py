@@ -187,12 +187,13 @@ def _reads_as_given(tool: ToolSpec, clause: Clause) -> bool:
     """Whether the clause gives files and every value the tool requires, its files among them:
     "config.py as committed at HEAD in /srv/repo" and `git_show(repo_path, revision)`, given
     /srv/repo and HEAD:config.py."""
-    filled = extract_arguments(tool.input_schema, clause)
-    required = tool.input_schema.get("required") or []
-    given = " ".join(str(v) for v in filled.arguments.values())
     files = [x.value for x in values_of(clause).locators if x.kind == "path"]
-    given_all = bool(required) and feasibility(tool, clause) == 1.0
-    return given_all and bool(files) and all(f in given for f in files)
+    if not files or not tool.input_schema.get("required") or feasibility(tool, clause) != 1.0:
+        return False
+    given = " ".join(
+        str(v) for v in extract_arguments(tool.input_schema, clause).arguments.values()
+    )
+    return all(f in given for f in files)
 
 
 def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> list[Candidate]:

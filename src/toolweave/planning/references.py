@@ -199,25 +199,24 @@ def _value(value: Any, fact: str, fail: Callable[[str], UnresolvedReference], wh
     """The one value `value` gives for the fact: its record's key, else its text's label; a
     fact of a thing ("price of carrot cake") from the table row, or the line, that names it."""
     if " of " in fact:
-        fact, thing = fact.split(" of ", 1)
-        cells = _cells_of(_format(value), fact, thing)
-        if len(set(cells)) != 1:
-            said = f"{len(set(cells))} different values" if cells else "no value"
-            raise fail(f"{where} gives {said} for {fact!r} of {thing!r}")
-        return cells[0]
-    given = _keyed(_parsed(value), fact)
-    if not given:
-        text = _format(value)
-        given = [
-            m["value"] if m["label"] else next(v for v in (m["said"], m["single"], m["bare"]) if v)
-            for m in _GIVEN.finditer(text)
-            if _names(m["label"] or m["key"], fact)
-        ]
+        asked, thing = fact.split(" of ", 1)
+        given, what = _cells_of(_format(value), asked, thing), f"{asked!r} of {thing!r}"
+    else:
+        given, what = _keyed(_parsed(value), fact) or _labelled(_format(value), fact), repr(fact)
     values = list(dict.fromkeys(str(v).strip().strip("*").strip() for v in given))
     if len(values) != 1:  # none, or several: which one is meant is not known
         said = f"{len(values)} different values" if values else "no value"
-        raise fail(f"{where} gives {said} for {fact!r}")
+        raise fail(f"{where} gives {said} for {what}")
     return values[0]
+
+
+def _labelled(text: str, fact: str) -> list[str]:
+    """The values the text gives the fact by a label ("Phone: 555-0142") or a quoted key."""
+    return [
+        m["value"] if m["label"] else next(v for v in (m["said"], m["single"], m["bare"]) if v)
+        for m in _GIVEN.finditer(text)
+        if _names(m["label"] or m["key"], fact)
+    ]
 
 
 # What a money amount is said as, and a fact that is one.
@@ -231,7 +230,6 @@ def _cells_of(text: str, fact: str, thing: str) -> list[str]:
     for money, the one amount on a line that names the thing; an amount as a number."""
     facts = _MONEY_FACTS if fact in _MONEY_FACTS else {fact}
     words = re.findall(r"[a-z0-9]+", thing.lower())
-    names = [line for line in text.splitlines() if _names_all(line, words)]
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()]
     header = next(
         (r for r in rows if len(r) > 1 and any(_names(c, f) for c in r for f in facts)), []
@@ -240,8 +238,9 @@ def _cells_of(text: str, fact: str, thing: str) -> list[str]:
     if at is not None:
         found = [r[at] for r in rows if len(r) == len(header) and _names_all(" ".join(r), words)]
     else:
+        named = [line for line in text.splitlines() if _names_all(line, words)]
         found = (
-            [m for line in names for m in _AMOUNT.findall(line)] if facts is _MONEY_FACTS else []
+            [m for line in named for m in _AMOUNT.findall(line)] if facts is _MONEY_FACTS else []
         )
     return [money["n"].replace(",", "") if (money := _MONEY.match(c)) else c for c in found]
 

@@ -266,7 +266,7 @@ def _held_elsewhere(candidate: Candidate, clause: Clause) -> bool:
     return bool(filled) and all(v in held for v in filled.values() if isinstance(v, str))
 
 
-def opens_by_name(tool: ToolSpec) -> bool:
+def _opens_by_name(tool: ToolSpec) -> bool:
     """Whether the tool only reads, and what it reads is given by a list of names (server-memory's
     `open_nodes(names)`)."""
     properties = tool.input_schema.get("properties") or {}
@@ -316,9 +316,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
-    feasible = (
-        0.0 if wrong_path or _held_elsewhere(candidate, clause) else feasibility(tool, clause)
-    )
+    feasible = 0.0 if wrong_path else feasibility(tool, clause)
+    if feasible and _held_elsewhere(candidate, clause):
+        feasible = 0.0
     # A folder for a tool named for folders counts as much; a page pointed at and not given
     # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
     said = folder_for_folders(tool, clause) + points_at_missing(tool, clause)
@@ -337,7 +337,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     existing = _EXISTING.search(tool.description) is not None or deletes(tool)
     # So is a read of things by their names ("do I know anybody in Leeds?" opens no "Leeds"
     # node of a graph that holds none): it finds nothing.
-    absent = candidate.lacks and ((changes and existing) or opens_by_name(tool))
+    absent = candidate.lacks and ((changes and existing) or _opens_by_name(tool))
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
