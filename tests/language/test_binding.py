@@ -149,6 +149,13 @@ def test_feasibility_favours_the_tool_that_uses_the_values() -> None:
         "time": "09:00",
         "target_timezone": "Asia/Kolkata",
     }
+    # "my time": where the user says they are
+    text = "I'm in Phoenix, calling Taipei at 6 pm my time: what time is that in Taipei?"
+    assert extract_arguments(convert.input_schema, clause_of(0, text, TODAY)).arguments == {
+        "source_timezone": "America/Phoenix",
+        "time": "18:00",
+        "target_timezone": "Asia/Taipei",
+    }
 
 
 def test_a_commit_named_is_a_value_a_log_does_not_use() -> None:
@@ -506,6 +513,9 @@ MOVE = {
         ("move /data/log.txt to /data/old.txt", "/data/old.txt"),
         ("rename /data/log.txt to old.txt", "/data/old.txt"),
         ("rename the folder /data/old to archive", "/data/archive"),  # a new name alone
+        # a new name in the folder the file is moved into
+        ("move /data/log.txt into /data/archive, renamed to old.txt", "/data/archive/old.txt"),
+        ("move /data/log.txt in /data/archive as old.txt", "/data/archive/old.txt"),
     ],
 )
 def test_a_file_moved_into_a_folder_keeps_its_name(text: str, destination: str) -> None:

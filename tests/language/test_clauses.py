@@ -202,6 +202,55 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "read /srv/a.txt and find the word cat in it",
             ["read /srv/a.txt", "find the word cat in it"],
         ),
+        # so is "in there"; a plus before a verb opens a request, not one between numbers
+        (
+            "mkdir /srv/new + move /srv/a.txt in there",
+            ["mkdir /srv/new", "move /srv/a.txt in /srv/new"],
+        ),
+        ("what is 2 + 2 and x + y?", ["what is 2 + 2 and x + y?"]),
+        # a thing alone after "then" or a plus is done what the request before does to its own
+        (
+            "delete her orders and then her entry in users",
+            ["delete her orders", "delete her entry in users"],
+        ),
+        ("delete her orders + her user row", ["delete her orders", "delete her user row"]),
+        ("read a.txt then the weather in Paris", ["read a.txt", "the weather in Paris"]),
+        # what the user means to do is no request; its folder is the request's
+        (
+            "I want TODO.md in /r/repo to be in my next commit. Please stage just TODO.md.",
+            ["in /r/repo, stage just TODO.md."],
+        ),
+        (
+            "I want to tweak the CLI in /r/repo. In the committed config.py, what is the default?",
+            ["in /r/repo, In the committed config.py, what is the default?"],
+        ),
+        (
+            "I want to know what is in /a/b.txt. What time is it?",
+            ["I want to know what is in /a/b.txt.", "What time is it?"],
+        ),
+        # what the user wants to do, with a time, then a question about that time
+        (
+            "I'm in Phoenix and want to call Taipei at 6 pm. What time is that in Taipei?",
+            ["I'm in Phoenix and want to call Taipei at 6 pm, what time is that in Taipei?"],
+        ),
+        # "link" before a name opens a request; "and link her to ..." goes on with the one before
+        (
+            "memory: add Leeds as a city entity, link Carol -[lives in]-> Leeds",
+            ["memory: add Leeds as a city entity", "link Carol -[lives in]-> Leeds"],
+        ),
+        (
+            "is there a user whose email ends in .org, and if so who?",
+            ["is there a user whose email ends in .org, and if so who?"],
+        ),
+        (
+            "which company and which project is she connected to, and in what way?",
+            ["which company and which project is she connected to, and in what way?"],
+        ),
+        # what happened to the user, first, is context for the sentence after it
+        (
+            "I mistyped a receipt. It came to 38.10, not 31.80. Could you correct it in a.csv?",
+            ["I mistyped a receipt: It came to 38.10, not 31.80: Could you correct it in a.csv?"],
+        ),
         # "it", or the name again, after a change that names a branch is that branch.
         (
             "make a new branch release-2 in /r, then switch to it",

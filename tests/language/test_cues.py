@@ -13,6 +13,7 @@ from toolweave.language.cues import (
     request_start,
     searchable,
     tells_me,
+    unticks,
 )
 from toolweave.language.values import composed
 from toolweave.types import ToolSpec
@@ -113,6 +114,10 @@ def test_a_to_do_ticked_off_is_a_change() -> None:
     ):
         assert asks_to_change(text), text
     assert not asks_to_change("what's marked done in todo.md?")
+    # or opened again
+    for text in ("untick it in todo.md", 'mark "call the bank" as not done again in todo.md'):
+        assert asks_to_change(text) and unticks(text), text
+    assert not unticks("mark 'call the bank' as done")
 
 
 def test_a_change_asked_politely_after_its_place_is_a_change() -> None:

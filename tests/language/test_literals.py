@@ -173,6 +173,8 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("mkdir /srv/drafts") and asks_to_change("check it out")
     assert asks_to_change("check out the branch v2") and asks_to_change("check out hotfix-3")
     assert not asks_to_change("check out http://example.org/menu")
+    assert asks_to_change("could you check out her branch in /srv/repo?")
+    assert asks_to_change("rm Mallory from my graph")  # a command's verb
     assert asks_to_change("start a new project folder") and not asks_to_change("start the timer")
     assert asks_to_change("open a new branch v2 in /r") and not asks_to_change("open /srv/a.txt")
     assert not asks_to_change("open the new file /srv/report.txt")

@@ -87,6 +87,7 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
     for text in (
         'Add a company called "Globex" to memory; it is based in Springfield',
         "remember Globex: a company based in Springfield",
+        'please remember a company called "Globex", which is based in Springfield',
     ):
         assert made(ENTITIES, text) == {"entities": [globex]}
         # A kind given is a new thing: no observations for one that exists.
@@ -99,6 +100,12 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
     assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}
     # Nor is what points at something unnamed: "it" is to be known first.
     assert made(OBSERVATIONS, "record that Carol leads it") == {}
+    # Nor what surrounds a value the request names without giving it: that is asked for.
+    asked = "Carol has started at a new company. Could you record where she works now?"
+    assert made(OBSERVATIONS, asked) == {}
+    assert made(OBSERVATIONS, "record what Bob likes: he likes tea") == {
+        "observations": [{"entityName": "Bob", "contents": ["likes tea"]}]
+    }
 
 
 def test_what_belongs_to_a_name_is_said_of_it_and_its_entry_is_no_observation() -> None:
@@ -108,6 +115,12 @@ def test_what_belongs_to_a_name_is_said_of_it_and_its_entry_is_no_observation() 
     # Where the note goes, with no note given: the user is asked what it says.
     assert made(OBSERVATIONS, "Please add a note to Bob's entry in my knowledge graph.") == {}
     assert made(OBSERVATIONS, "add to Bob's memory entry that he is away") == {}
+
+
+def test_a_relation_drawn_as_an_arrow() -> None:
+    assert made(RELATIONS, "Bob -[works at]-> Initech, add to graph") == {
+        "relations": [{"from": "Bob", "to": "Initech", "relationType": "works at"}]
+    }
 
 
 def test_a_relation_is_two_names_and_the_words_between_them() -> None:
@@ -135,7 +148,15 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
             {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
         ]
     }
-    assert made(ENTITIES, 'Add a company called "Globex" to memory') == {}  # nothing known
+    # Its name and kind alone: nothing more is known of it
+    assert made(ENTITIES, 'Add a company called "Globex" to memory') == {
+        "entities": [{"name": "Globex", "entityType": "company", "observations": []}]
+    }
+    assert made(ENTITIES, "create an entity Leeds of type city") == {
+        "entities": [{"name": "Leeds", "entityType": "city", "observations": []}]
+    }
+    # unless an observation is said, not given
+    assert made(ENTITIES, "add Tom as a person, with an observation saying what he did") == {}
     assert made(ENTITIES, 'remember company "Globex": based in Springfield') == {
         "entities": [
             {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
@@ -156,6 +177,14 @@ def test_an_entity_needs_its_kind_and_what_is_known_of_it() -> None:
     assert made({"entityNames": STRINGS}, "forget Bob and Alice") == {
         "entityNames": ["Bob", "Alice"]
     }
+
+
+def test_a_hyphen_joins_the_parts_of_one_name() -> None:
+    text = "Jean-Luc Picard is now Alice Martin-Dubois"
+    assert [n.value for n in names_in(clause_of(0, text, TODAY))] == [
+        "Jean-Luc Picard",
+        "Alice Martin-Dubois",
+    ]
 
 
 def test_words_in_capitals_are_no_names() -> None:
@@ -385,6 +414,9 @@ def test_a_name_said_as_a_place_too_is_still_someone_named() -> None:
     told = "Carol will coach Bob through his first year: add a relation from Carol to Bob"
     assert unnamed_reference([clause_of(0, told, TODAY)]) == ""
     assert unnamed_reference([clause_of(0, "she's moving to Oslo, note that", TODAY)]) == "she"
+    # after "for", as often a person as a place
+    asked = ["I'm writing an introduction for Alice.", "which project is she connected to?"]
+    assert unnamed_reference([clause_of(i, t, TODAY) for i, t in enumerate(asked)]) == ""
 
 
 def test_a_table_said_by_what_its_rows_record() -> None:

@@ -112,6 +112,10 @@ def test_update_delete_and_create(db: sqlite3.Connection) -> None:
     assert made(f"{said} column called label") == (
         "CREATE TABLE categories (id INTEGER PRIMARY KEY, label TEXT NOT NULL)"
     )
+    said = "add a desks table to the database, with an integer primary key id and a required"
+    assert made(f"{said} integer room") == (  # where the table goes is no column
+        "CREATE TABLE desks (id INTEGER PRIMARY KEY, room INTEGER NOT NULL)"
+    )
     said = "a new table in the database for suppliers: an integer id as the primary key, a name"
     sql = made(f"I need {said} that can't be null, and a country column.")
     assert sql == "CREATE TABLE suppliers (id INTEGER PRIMARY KEY, name NOT NULL, country)"
@@ -468,6 +472,17 @@ def test_an_update_takes_the_value_its_column_is_said_to_become() -> None:
     )
     whose = "update the users table whose city is Seville for Carla Reyes"
     assert statement(whose, known=known) is None
+    # A name changed: the row by the name it had; a hyphen goes on one name
+    renamed = Known(
+        held=["users"],
+        columns={"users": ["id", "name", "email", "city"]},
+        values=[("place", "Alice Martin-Dubois"), ("name", "Alice Martin")],
+    )
+    text = "Alice Martin got married: change her name in the users table to Alice Martin-Dubois"
+    assert statement(text, known=renamed) == (
+        "UPDATE users SET name = 'Alice Martin-Dubois' WHERE name = 'Alice Martin'",
+        Span(start=0, end=len(text)),
+    )
 
 
 def test_an_insert_takes_only_the_columns_the_table_has() -> None:
@@ -543,6 +558,12 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
     told = "Ana Lima is back to go over the books: could you record a new task for her with a job "
     told += "of 'Audit'?"
     assert made_with(told, named) == by_name  # "to go" is no table, "record a" adds a row
+    # whom it is from, or who did what the row records, stored
+    for said in (
+        "store a task from Ana Lima in the tasks table with the job 'Audit'",
+        "Ana Lima emailed us her plans: save a task with the job 'Audit' in the tasks table",
+    ):
+        assert made_with(said, named) == by_name, said
     db.execute(by_name)
     assert db.execute("SELECT staff_id FROM tasks WHERE job = 'Audit'").fetchone() == (1,)
     # Whose rows to delete: "Ana Lima's tasks", "her tasks" after her name; "her task", one
@@ -552,6 +573,10 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
     assert made_with("Ana Lima left: please delete her tasks", named) == by_owner
     assert made_with("Ana Lima phoned: delete her task from the tasks table", named) is None
     assert made_with("delete the tasks from tasks", named) is None  # whose is not said
+    # Someone's own row, in the table of names
+    staff = Known(held=["staff"], columns=columns, values=[("name", "Ana Lima")])
+    own = "delete Ana Lima's entry in the staff table"
+    assert made_with(own, staff) == "DELETE FROM staff WHERE name = 'Ana Lima'"
     # Nobody it is for: the row without
     assert made_with("add a task with job 'Audit' and staff_id 3", numbered) == (
         "INSERT INTO tasks (job, staff_id) VALUES ('Audit', 3)"

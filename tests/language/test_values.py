@@ -206,6 +206,9 @@ def test_the_place_of_a_role() -> None:
         ),
         ("fix /a/n.txt, the passport line should say June 10 not June 3", [("June 3", "June 10")]),
         ("what should it say instead of this?", []),
+        # an amount mistyped, the right one first, when a correction is asked
+        ("the groceries came to 38.10, not 31.80: correct a.csv", [("31.80", "38.10")]),
+        ("I have 3, not 4, cats", []),
         # what a line says now, after "from", and what it becomes
         (
             "change the deadline line in /a/n.txt from 2024-11-15 to 2024-12-06",

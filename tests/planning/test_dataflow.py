@@ -284,6 +284,17 @@ def test_a_file_name_without_the_folder_the_question_names_is_asked_for() -> Non
     tools = {t.key: t for t in (branch, stage)}
     linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
     assert linked.steps[1].problem is None
+    # Placed in the folder the clause moves it into
+    mover = tool("fs", "move_file", {"source": "string", "destination": "string"})
+    question = "make a folder old in /srv/files and move /srv/files/a.txt into /srv/files/old"
+    question += ", renamed to gone.txt"
+    steps = [
+        ("make a folder old in /srv/files", folder),
+        ("move /srv/files/a.txt into /srv/files/old, renamed to gone.txt", mover),
+    ]
+    tools = {t.key: t for t in (folder, mover)}
+    linked, _ = link_data_flow(plan(question, *steps), tools, analyse(question, TODAY))
+    assert linked.steps[1].problem is None
 
 
 def linked_steps(question: str, *steps: tuple[str, ToolSpec], search: str = "") -> list[Step]:
@@ -567,6 +578,12 @@ def test_a_record_keeps_the_facts_the_step_before_read() -> None:
     ]
     assert kept(read, 'add "likes tea" to Bob') == (None, [])  # the clause's own, not linked
     assert kept("look up Bob Chen in the db", "add it to Bob")[0] is None  # no fact named
+    # what the text says someone did: its lines that name them
+    said = kept("read /a/notes.txt", "add an observation on Bob saying what he agreed to do")
+    assert said == (
+        [{"entityName": "Bob", "contents": ["{{s1.result | lines:Bob}}"]}],
+        ["s1"],
+    )
 
 
 def test_a_result_the_clause_names_takes_its_parameter_before_the_values_given_in_order() -> None:

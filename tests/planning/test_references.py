@@ -268,6 +268,10 @@ def test_a_line_ticked_off_is_the_one_line_that_holds_it_with_its_box_ticked() -
         resolve({"e": "{{s1.result | ticked:call the bank}}"}, todo)
     with pytest.raises(UnresolvedReference, match="has no open box"):
         resolve({"e": "{{s1.result | ticked:buy milk}}"}, todo)
+    # opened again
+    assert resolve({"e": "{{s1.result | unticked:buy milk}}"}, todo) == {"e": "- [ ] buy milk"}
+    with pytest.raises(UnresolvedReference, match="has no ticked box"):
+        resolve({"e": "{{s1.result | unticked:post}}"}, todo)
 
 
 def test_an_empty_result_passes_nothing_on() -> None:

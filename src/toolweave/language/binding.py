@@ -21,8 +21,10 @@ from toolweave.language.cues import (
     edits_a_line,
     facts_named,
     refers_back,
+    says_what_they_did,
     states_first,
     ticks,
+    unticks,
     without_values,
 )
 from toolweave.language.numbers import number_words
@@ -109,7 +111,7 @@ def extract_arguments(
     # "replace "A" with "B"": both are an edit's, no file's whole content
     replaced = {x.start for pair in replacements(text) if pair[0].start in quotes for x in pair}
     pools: dict[str, list[Found]] = {
-        "timezone": _zones_source_first(values),
+        "timezone": _zones_source_first(values, text),
         "date": [(d.iso, _span(d)) for d in values.dates],
         "time": [(t.hhmm, _span(t)) for t in values.times],
         # A quoted path or URL is a locator; the other quoted strings are text to pass on.
@@ -658,7 +660,8 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
         last = "{{" + f"{read} | last_line" + "}}"
         return {name: [{old: last, new: f"{last}\n{text}"}]}
     if ticks(clause.text) and not replacements(clause.text):  # not when the lines are given
-        line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", "ticked"))
+        done = "unticked" if unticks(clause.text) else "ticked"
+        line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", done))
         return {name: [{old: line, new: ticked}]}
     return {}
 
@@ -871,7 +874,7 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
     for name in sorted(files, key=lambda n: place_role(n) == "destination", reverse=True):
         if chosen := _file_for(name, paths, text):
             bound[name] = _taken(paths, chosen, join)
-    _beside_its_source(bound, files, text)
+    _beside_its_source(bound, files, text, paths)
     for name in [n for n, k in kinds.items() if k == "paths"]:
         if paths:
             bound[name] = ([x.joined if join else x.value for x in paths], None)
@@ -905,9 +908,12 @@ def _the_new_one(path: Locator, text: str) -> Locator | None:
 _CALLED = re.compile(r"[\"'”’]?\s+(?:called|named)\s+[\"'“‘]?(?P<name>[\w.-]*\w)", re.I)
 
 
-def _beside_its_source(bound: dict[str, Found], files: list[str], text: str) -> None:
+def _beside_its_source(
+    bound: dict[str, Found], files: list[str], text: str, left: list[Locator]
+) -> None:
     """ "Rename todo.md in /srv to old.md": a destination named without a folder goes in the
-    source's folder, where the user sees it, not in the server's working directory. "Move
+    source's folder, where the user sees it, not in the server's working directory, or in the
+    folder the clause moves it into ("move /srv/a.txt into /srv/old, renamed to b.txt"). "Move
     /srv/a.txt into /srv/old": a destination said to be a folder keeps the source's name."""
     roles = {place_role(n): n for n in files if n in bound}
     source, destination = roles.get("origin"), roles.get("destination")
@@ -917,12 +923,18 @@ def _beside_its_source(bound: dict[str, Found], files: list[str], text: str) -> 
     if not isinstance(origin, str) or not isinstance(target, str):
         return
     folder, _, name = origin.rpartition("/")
-    if "/" not in target and folder:
+    into = [
+        x.value for x in left if _INTO.search(text[: x.start]) and not _FILE_NAME.search(x.value)
+    ]
+    if "/" not in target and len(into) == 1:
+        bound[destination] = (f"{into[0].rstrip('/')}/{target}", span)
+    elif "/" not in target and folder:
         bound[destination] = (f"{folder}/{target}", span)
     elif span and _FILE_NAME.search(name) and _said_a_folder(text, span):
         bound[destination] = (f"{target.rstrip('/')}/{name}", span)
 
 
+_INTO = re.compile(r"\b(?:in|into|inside|to)\s+(?:the\s+)?(?:folder\s+|directory\s+)?$", re.I)
 _INTO_FOLDER = re.compile(r"(?:\binto|\b(?:in|to)\s+(?:the\s+)?(?:folder|directory))\s*[\"'“‘]?$")
 
 
@@ -1230,18 +1242,22 @@ def _zone_in_role(role: str | None, text: str, pool: list[Found]) -> Found:
     return fits[0]
 
 
-def _zones_source_first(values: Values) -> list[Found]:
+def _zones_source_first(values: Values, text: str) -> list[Found]:
     """Zones in order of mention, except that the zone a clock time is given in comes first:
     the one right after it ("time in Sydney when it is 9:00 in Berlin" converts from Berlin),
-    else the nearest before it ("a call in Tokyo at 09:00 her time: what is that in Kolkata?")."""
+    where the user is for "my time" ("I'm in Phoenix ... around 6 pm my time"), else the
+    nearest before it ("a call in Tokyo at 09:00 her time: what is that in Kolkata?")."""
     mentions = list(values.zones)
     if values.times and len(mentions) > 1:
         time = values.times[0]
+        mine = _MY_TIME.match(text[time.end :]) is not None
 
         def order(mention: ZoneMention) -> tuple[int, int]:
             after = mention.start - time.end
             if 0 <= after <= _RIGHT_AFTER:
                 return 0, after
+            if mine and _WHERE_I_AM.search(text[: mention.start]):
+                return 0, 0
             return (1 if mention.start < time.start else 2), abs(time.start - mention.start)
 
         mentions.sort(key=order)
@@ -1249,6 +1265,11 @@ def _zones_source_first(values: Values) -> list[Found]:
 
 
 _RIGHT_AFTER = 12  # characters between a clock time and the zone it is given in: " in Berlin"
+_MY_TIME = re.compile(r"\W*(?:my|our)\s+(?:local\s+)?time\b", re.IGNORECASE)
+_WHERE_I_AM = re.compile(
+    r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i\s+live|we\s+live)\s+(?:based\s+|now\s+)?in\s+$",
+    re.IGNORECASE,
+)
 
 
 def value_sets(
@@ -1606,9 +1627,11 @@ _CONTAINING = re.compile(
 
 def keeps_facts(clause: Clause) -> bool:
     """Whether the clause keeps facts a step of an earlier clause reads: it names them or points
-    back ("... and add his email to memory", "... and remember it under Bob"). The records it
-    describes take them (planning/dataflow.py)."""
-    return clause.index > 0 and bool(facts_named(clause.text) or refers_back(clause.text))
+    back ("... and add his email to memory", "... and remember it under Bob"), or keeps what
+    the text read says someone did ("with an observation saying what he agreed to do"). The
+    records it describes take them (planning/dataflow.py)."""
+    kept = facts_named(clause.text) or refers_back(clause.text) or says_what_they_did(clause.text)
+    return clause.index > 0 and bool(kept)
 
 
 def feasibility(tool: ToolSpec, clause: Clause) -> float:

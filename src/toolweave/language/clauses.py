@@ -28,13 +28,16 @@ _SEMICOLON = re.compile(r"(?<=;)\s+")
 # of short items ("the date, time, and ticket availability"). A relative pronoun after a comma
 # (", which is about 3000 km") goes on describing, so it opens no request either.
 _RELATIVE = "which|who|whom|whose|where|when"
+_OWNING = "her|his|their|its|the|my|our"
 LIST_ITEM_WORDS = 3
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:(?P<list>,\s*(?:and|then|and then|and also)\s+(?![\"'‘“]))|"
-    rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b)|"
+    # "..., link Carol -[lives in]-> Leeds" (a "link" that is a verb: before a name)
+    rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b|link\s+(?-i:[A-Z]))|"
     # "... and record it on Bob": a verb also a noun ("and record label executive") when it
     # points at something
     rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b)"
+    rf"|\s+\+\s+(?=(?:{OPENERS})\b|(?:{_OWNING})\s)"  # "mkdir /srv/a + move b.txt in there"
     r"|\s+(?:and\s+)?then\s+(?=[a-z]))",
     re.IGNORECASE,
 )
@@ -82,6 +85,9 @@ _CONNECTIVE = re.compile(
 _CONDITION = re.compile(
     r"^(?:once|after|before|when|whenever|if|as soon as|while)\b"
     r"|^(?:in|inside|within|under)\s+[^\s,]*[/~][^\s,]*$"
+    # "In the committed config.py, what ...", after its folder maybe ("in /srv/repo, in ...")
+    r"|^(?:in\s+[/~]\S*,\s+)?(?:in|inside|within)\s+(?:(?:the|my|your|our)\s+)?(?:\w+\s+)?"
+    r"[\w-]+\.[a-z0-9]{1,5}$"
     r"|^(?:in|from)\s+(?:the\s+)?[\w-]+\s+table$"
     r"|^(?:in|inside)\s+(?:(?:my|your|the|our)\s+)?(?:memory|knowledge\s+graph|database|db)$"
     r"|^(?:on average|in total|overall|altogether|all in all)$",  # "On average, how much ..."
@@ -238,10 +244,38 @@ _USE_AS = re.compile(r"^(?:please\s+)?use\s+[^?]+\s+as\s+(?:the|a|an|its)\s+[\w\
 _TELLS = re.compile(rf"^(?!\W*(?:{OPENERS})\b)[^?]{{3,120}}[.!;]$", re.IGNORECASE)
 
 
+# "I mistyped one of my receipts. The groceries came to ...": what happened to the user, said
+# first, is context for whatever sentence comes next.
+_NARRATES = re.compile(r"^(?:i|we)\s+(?!(?:need|want|would|wonder|'d)\b)[a-z]+ed\b", re.I)
+
+
 def _context(sentence: str, after: str) -> bool:
     told = sentence.strip()
-    asks = _VERB.match(after) is not None  # the next sentence opens with what to do
+    # the next sentence opens with what to do
+    asks = _VERB.match(after) is not None or _NARRATES.match(told) is not None
     return asks and bool(_TELLS.match(told)) and not _valued(told) and not asks_to_change(told)
+
+
+# "I'm going to rewrite the README of /srv/repo. Please create a branch ...", "I want TODO.md
+# in /srv/repo to be part of my next commit. Please stage ...": what the user means to do
+# next, no request of its own (its places are the question's, carried where needed).
+_INTENT = re.compile(
+    r"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:going|about|planning|trying|hoping)\s+to\s+"
+    r"(?!(?:ask|find\s+out|know|learn|see)\b)"
+    r"|^(?:i|we)\s+(?:want|need|plan|intend)\s+(?:to\s+"
+    r"(?!(?:ask|know|see|find|learn|check|understand|read|get)\b)\w|\S+(?:\s+\S+){0,6}?\s+to\s+be\b)",
+    re.IGNORECASE,
+)
+
+
+def _intends(told: str, after: str) -> bool:
+    """Whether `told` says what the user means to do in the one folder it names (what the
+    request after it then acts in) and `after` asks for something; a sentence that names
+    someone or something else is context the request may point at ("I need to send Carla
+    Reyes a notice. Which email ... for her?")."""
+    folders = {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
+    means = _INTENT.match(told.strip()) is not None and "?" not in told and len(folders) == 1
+    return means and (_VERB.match(after) is not None or after.rstrip().endswith("?"))
 
 
 def _with_context(pieces: list[str]) -> list[str]:
@@ -250,6 +284,9 @@ def _with_context(pieces: list[str]) -> list[str]:
     bounds the request before it left out."""
     joined: list[str] = []
     for piece in pieces:
+        if joined and _intends(joined[-1], piece):
+            joined[-1] = _in_the_folder(piece, joined[-1])  # what they mean, then ask for
+            continue
         if joined and joined[-1].rstrip().endswith(";") and _told(joined[-1]) and _told(piece):
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"  # "... by mistake; the ..."
         elif joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
@@ -305,9 +342,16 @@ _GOES_ON_AUX = re.compile(
 )
 
 
+# "..., and if so who?", "..., and in what way?": more of the same question. "which company
+# and which project is she connected to": two things asked of one predicate.
+_GOES_ON_ASKING = re.compile(r"(?:if\s+so\b|(?:in\s+what\s+way|how|why|since\s+when)\W*$)", re.I)
+_WH_ONLY = re.compile(r"(?:^|[,:]\s*)(?:which|what)\s+[a-z]+$", re.IGNORECASE)
+_WH_FIRST = re.compile(r"(?:which|what)\s+[a-z]+\s", re.IGNORECASE)
+
+
 def _pieces(sentence: str) -> list[str]:
     """The sentence cut at its clause breaks, except a ", and" that ends a list of short items."""
-    pieces, start = [], 0
+    pieces, start, verb = [], 0, ""
     quotes = quoted_in(sentence)
     for match in _CLAUSE_BREAK.finditer(sentence):
         before, after = sentence[start : match.start()], sentence[match.end() :]
@@ -315,6 +359,8 @@ def _pieces(sentence: str) -> list[str]:
             continue  # "translate 'Hello, how are you?' to Spanish": a text is one value
         if match.group("list") and _ends_list(before, after):
             continue
+        if _GOES_ON_ASKING.match(after) or (_WH_ONLY.search(before) and _WH_FIRST.match(after)):
+            continue  # "is there a .org customer, and if so who?": one question
         if _SHARED_OBJECT.search(before) and _asks(sentence):
             continue  # "where may I read and write files?": two verbs of one question
         if _LOOKS_IN.search(before):
@@ -324,9 +370,31 @@ def _pieces(sentence: str) -> list[str]:
         told = states_first(f"{before}, {after}") or (_gives(before) and _bare_change(after))
         if match.group().strip() == "," and told and _states(before) and not asks_to_change(before):
             continue  # "Carol works at Initech now, add that": not "new branch X, check it out"
-        pieces.append(sentence[start : match.start()])
+        pieces.append(_opened_with(verb, sentence[start : match.start()]))
+        verb = _verb_carried(pieces[-1], match.group(), sentence[match.end() :])
         start = match.end()
-    return [*pieces, sentence[start:]]
+    return [*pieces, _opened_with(verb, sentence[start:])]
+
+
+# "delete her orders and then her entry in users", "... + her user row": a thing alone after
+# "then" or a plus is done what the request before it does.
+_THING_ALONE = re.compile(rf"^(?:{_OWNING})\s+(?!.*\b(?:is|are|was|were|has|have)\b)[^?]+$", re.I)
+_DONE_TO = re.compile(rf"\b(?P<verb>(?:{OPENERS}))\s+(?:{_OWNING}|all|every)\b", re.I)
+
+
+def _opened_with(verb: str, piece: str) -> str:
+    return verb + re.sub(r"^\s*then\s+", "", piece) if verb else piece
+
+
+def _verb_carried(before: str, cut: str, after: str) -> str:
+    """The verb the piece after the cut is to open with, "" if it has one of its own."""
+    after = re.split(r"[.?!;:](?:\s|$)", after)[0].strip()
+    cut, after = cut + after[:5], re.sub(r"^then\s+", "", after)  # "and then her entry"
+    if not re.search(r"\bthen\b|\+", cut) or not _THING_ALONE.match(after):
+        return ""
+    verbs = [m["verb"] for m in _DONE_TO.finditer(before) if m["verb"].lower() not in _ASKING]
+    verbs = [v for v in verbs if v.lower() not in {"please", "also", "then"}]
+    return f"{verbs[-1]} " if verbs else ""
 
 
 # "git status for /srv/repo and the contents of /srv/a.txt", "the sum of 7 and 8 and the time
@@ -541,7 +609,7 @@ def _places(text: str) -> list[str]:
 
 # "in it" pointing back at a folder the clause before names: "make a drafts folder in /srv and
 # put a file intro.md in it" puts it in /srv/drafts.
-_IN_IT = re.compile(r"\b(in|into|inside)\s+it\b", re.IGNORECASE)
+_IN_IT = re.compile(r"\b(in|into|inside)\s+(?:it|there)\b", re.IGNORECASE)
 
 
 def _carry_folders(clauses: list[str]) -> list[str]:
@@ -723,7 +791,9 @@ _KEEPS_IT = re.compile(
 # How a thing should be is no wish for a request ("I'd like it to sit next to alpha.txt").
 _WISH = re.compile(
     r"(?<!n't\s)(?<!n’t\s)(?<!not\s)\b(?:need|want|would\s+like|'d\s+like|wonder)\b"
-    r"(?!\s+(?:it|them|this|that|him|her)\s+to\b)",
+    r"(?!\s+(?:it|them|this|that|him|her)\s+to\b)"
+    # "want to catch my cousin at 6 pm" says what the user will do, it asks for nothing
+    r"(?!\s+to\s+(?!(?:know|see|get|have|find|learn|hear|check|read|ask)\b))",
     re.IGNORECASE,
 )
 
@@ -810,9 +880,18 @@ def _person_again(clause: str, before: str) -> str:
 def _told_place(clause: str, told: str) -> str:
     """The clause with its one "it" as the one file `told` names, and in the one folder it
     names when the clause names none."""
-    files, it = _files(told), list(re.finditer(r"\bit\b", clause))
+    files, it = _files(told), list(_IT.finditer(clause))
     if len(files) == 1 == len(it) and not _files(clause):
         clause = f"{clause[: it[0].start()]}{next(iter(files))}{clause[it[0].end() :]}"
+    return _in_the_folder(clause, told)
+
+
+# "it", but not the one of "what time is it?"
+_IT = re.compile(r"(?<!\btime is )(?<!\bday is )(?<!\bdate is )\bit\b", re.IGNORECASE)
+
+
+def _in_the_folder(clause: str, told: str) -> str:
+    """The clause in the one folder `told` names, when the clause names none."""
     folders = {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
     placed = any(x.kind == "path" and x.value[:1] in "/~" for x in locators_in(clause))
     if len(folders) == 1 and not placed:

@@ -146,6 +146,19 @@ def facts_named(clause: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if w in _FACTS - _NOT_KEPT))
 
 
+def says_what_they_did(clause: str) -> bool:
+    """Whether the clause asks to keep what a text says someone does ("with an observation
+    saying what he agreed to do"): the lines of the text that name them."""
+    return _WHAT_THEY_DID.search(clause) is not None
+
+
+_WHAT_THEY_DID = re.compile(
+    r"\b(?:observation|note|fact)s?\b[^.?!]{0,30}?\b(?:saying|that\s+says|about)\s+what\s+"
+    r"(?:he|she|they)\b",
+    re.IGNORECASE,
+)
+
+
 # "email address", "phone number": one fact each; "the name", "the time", "the total" are said
 # of too many things to be a fact read.
 _ONE_FACT = re.compile(r"\b(e-?mail|phone)\s+(?:address|number)\b", re.IGNORECASE)
@@ -241,8 +254,8 @@ _ACTIONS = {
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
     | {"save", "store"},
     "insert": {"insert", "add", "append", "put", "record"},
-    "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe"},
-    "remove": {"remove", "delete", "erase", "forget", "drop", "clear"},
+    "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe", "rm"},
+    "remove": {"remove", "delete", "erase", "forget", "drop", "clear", "rm"},
     "move": {"move", "rename", "mv", "relocate", "put"},
     "rename": {"rename", "move"},
     "commit": {"commit"},
@@ -328,7 +341,8 @@ _ONE_WORD = (
     ),
     (
         re.compile(
-            r"\bcheck\s+out\s+(?=(?:the\s+|a\s+|another\s+)?(?:new\s+|different\s+|other\s+)?branch\b|[\w.-]*[-_\d][\w-]*\W*$)",
+            r"\bcheck\s+out\s+(?=(?:the\s+|a\s+|another\s+|(?:her|his|their|my|our|your)\s+|\w+['’]s\s+)?"
+            r"(?:new\s+|different\s+|other\s+)?branch\b|[\w.-]*[-_\d][\w-]*\W*$)",
             re.I,
         ),
         "checkout ",
@@ -381,13 +395,25 @@ def edits_a_line(clause: str) -> bool:
 
 
 def ticks(clause: str) -> bool:
-    """Whether the clause ticks an item of a list off: its box "[ ]" becomes "[x]"."""
-    return _TICKS.search(clause) is not None
+    """Whether the clause ticks an item of a list off (its box "[ ]" becomes "[x]") or opens
+    it again (`unticks`)."""
+    return _TICKS.search(clause) is not None or unticks(clause)
 
 
+def unticks(clause: str) -> bool:
+    """Whether the clause opens a ticked item again: "untick it", "mark ... as not done"."""
+    return _UNTICKS.search(clause) is not None
+
+
+_DONE = r"(?:done|complete|completed|finished)\b"
 _TICKS = re.compile(
     r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+)?off\b"
-    r"|\bmark\b[^?!]{0,120}?\b(?:as\s+)?(?:done|complete|completed|finished)\b",
+    rf"|\bmark\b[^?!]{{0,120}}?\b(?:as\s+)?(?<!not\s){_DONE}",
+    re.IGNORECASE,
+)
+_UNTICKS = re.compile(
+    rf"\b(?:untick|uncheck)\b|\bmark\b[^?!]{{0,120}}?\b(?:as\s+)?(?:not\s+(?:yet\s+)?{_DONE}"
+    r"|undone\b|open\b|incomplete\b|unfinished\b)",
     re.IGNORECASE,
 )
 

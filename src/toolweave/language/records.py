@@ -24,8 +24,9 @@ from toolweave.types import Clause, Quoted, Span, Values
 
 # A name: capitalised words ("Alice", "Project Falcon", "O'Neil"), a possessive's "'s" left out;
 # not words in capitals ("INTEGER PRIMARY KEY").
-_WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’'-]*?"
-_NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)")  # "Rosa's Bakery"
+_WORD = r"[A-Z](?:['’][A-Z])?[a-z][\w’']*?(?:-[A-Za-z][\w’']*?)*"
+# "Rosa's Bakery", "Alice Martin-Dubois"
+_NAME = re.compile(rf"\b{_WORD}(?:(?:['’]s)?\s+{_WORD})*(?=(?:['’]s)?\b)(?!-\w)")
 # Capitalised words that are no names: a request's opening verb, a pronoun.
 _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "record", "link"}
 # A word that opens a sentence is no name either: "No duplicates", "Our product names ...".
@@ -55,6 +56,10 @@ _KIND_AFTER = re.compile(
     rf"\s*(?:[:,(]|\s+is|\s+as)\s*(?:a|an)\s+(?:new\s+)?{_KIND}\b"
 )
 _KIND_DASHED = re.compile(rf"^\s*[-–—]\s*{_KIND}\s*(?:[,;]|$)")
+# "an entity Leeds of type city", "Leeds (type: city)"
+_KIND_TYPED = re.compile(
+    rf"^\s*[,(]?\s*(?:of|with)?\s*(?:the\s+)?(?:type|kind)\s*[:=]?\s*{_KIND}\b"
+)
 _PREPOSITIONS = {"to", "with", "and", "from", "of", "for", "in", "on", "at", "by"}
 
 
@@ -132,7 +137,12 @@ def unnamed_reference(clauses: list[Clause]) -> str:
 def _people_in(clause: Clause) -> list[Quoted]:
     """The names the clause gives where it says no place ("she's moving to Oslo" names nobody,
     "Carol will coach Bob: add a relation from Carol to Bob" names both)."""
-    places = {p.start for p in clause.values.places} if clause.values else set()
+    # "an introduction for Alice": after "for", a person as often as a place
+    places = (
+        {p.start for p in clause.values.places if p.preposition != "for"}
+        if clause.values
+        else set()
+    )
     return [n for n in names_in(clause) if n.start not in places]
 
 
@@ -484,6 +494,7 @@ def _record(
         typed == (_kind_of(clause.text, names[0]) is not None)
         and not related
         and not _REMOVING.search(listed)
+        and not _ASKED_FOR.search(clause.text)
     )
     for field, prop in fields.items():
         if field in record:
@@ -493,6 +504,8 @@ def _record(
             record[field] = names[0].value
         elif json_type(prop) == "array" and (kept := said or _statements(clause, names, told)):
             record[field] = kept
+        elif json_type(prop) == "array" and told and typed and not _OBSERVATION.search(clause.text):
+            record[field] = []  # "an entity Leeds of type city": nothing more is known of it
         elif words[-1:] == ["type"] and (kind := _kind_of(clause.text, names[0])):
             record[field] = kind
     required = item.get("required") or list(fields)
@@ -516,6 +529,8 @@ def _related(
             return (first, second), said["kind"]
     for first, second in pairwise(names):
         between = text[first.end : second.start]
+        if arrow := _ARROWED.fullmatch(between):  # "Carol -[lives in]-> Leeds"
+            return (first, second), arrow["kind"]
         if removal:
             between = _NO_LONGER.sub(" ", between)
         between = _QUOTED_RELATION.sub(r" \1 ", between)  # "Carol 'reports to' Alice"
@@ -591,6 +606,7 @@ _RELATION_AFTER = re.compile(
     r"[\"'“‘](?P<kind>[a-z]+(?:\s+[a-z]+){0,2})[\"'”’]"
     r"(?:\s+relation(?:ship)?)?\W*$"
 )
+_ARROWED = re.compile(r"\s*-+\s*\[?\s*(?P<kind>[a-z]+(?:\s+[a-z]+){0,2})\s*\]?\s*-*>\s*")
 _NO_LONGER = re.compile(r"^\s+(?:no\s+longer|not\s+any\s*more)\s+", re.IGNORECASE)
 _RELATING = re.compile(r"\s+[a-z]+(?:\s+[a-z]+){0,2}\s+")  # one to three plain words
 _DESCRIBING = {"is", "are", "was", "were", "be", "and", "or", "who", "which", "that", "a", "an"}
@@ -617,6 +633,13 @@ _SUBJECT = re.compile(
 
 _KIND_ONLY = re.compile(
     r"^(?:(?:it|he|she|they)\s+)?(is|are|was|works\s+as)\s+((?:a|an)\s+[a-z]+)$", re.IGNORECASE
+)
+# "record where she works now": the value to keep is named, not given (a colon would give it).
+_ASKED_FOR = re.compile(
+    r"\b(?:record|note|save|store|remember|keep|log|put|add)\s+(?:(?:in|to|into)\s+(?:my|your|the|our)"
+    r"\s+(?:knowledge\s+graph|memory|graph|notes)\s+)?(?:where|what|who|whom|which|when|how|whether)"
+    r"\b[^:]*$",
+    re.IGNORECASE,
 )
 # A request, or a list parameter ("deletions"), for what to delete.
 _REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
@@ -651,7 +674,8 @@ def _kind_of(text: str, name: Quoted) -> str | None:
     said = text[: name.start].rstrip("\"'“‘ ") + " "
     before = _KIND_BEFORE.search(said) or _KIND_NEW.search(said)
     before = before or _KIND_SAID_FIRST.match(said)
-    after = _KIND_AFTER.search(text[name.end :]) or _KIND_DASHED.search(text[name.end :])
+    rest = text[name.end :]
+    after = _KIND_AFTER.search(rest) or _KIND_DASHED.search(rest) or _KIND_TYPED.search(rest)
     match = before or after
     return match["kind"] if match else None
 

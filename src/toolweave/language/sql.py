@@ -188,7 +188,7 @@ def _kind(text: str) -> str:
     if _DELETE.search(text):
         return "delete"
     if re.search(
-        r"\b(?:add(?!\s+up\b)|insert|new\s+row|put)\b|^\W*(?:please\s+)?record\b"
+        r"\b(?:add(?!\s+up\b)|insert|new\s+row|put|store|save)\b|^\W*(?:please\s+)?record\b"
         r"|\brecord\s+(?:a|an)\s"  # "could you record a new order for her"
         r"|^\W*(?:a\s+)?new\s+\w+\s*:",  # "new user: Farah Haddad, farah@x.org, Marseille"
         lowered,
@@ -526,8 +526,7 @@ def _owner(
         if numbered := re.search(rf"\bfor\s+{noun}\s+(?:id\s+|#)?(?P<id>\d+)\b", text, re.I):
             return column, numbered["id"], numbered["id"]
         whose = [
-            rf"\b{re.escape(n)}['’]s{rows}" if owned else rf"\bfor\s+{re.escape(n)}\b"
-            for n in names
+            rf"\b{re.escape(n)}['’]s{rows}" if owned else _FOR.format(re.escape(n)) for n in names
         ]
         named = [n for n, said in zip(names, whose, strict=True) if re.search(said, text)]
         pointed = rf"\b(?:his|her|their){rows}" if owned else r"\bfor\s+(?:him|her|them)\b"
@@ -538,6 +537,11 @@ def _owner(
             found = f"(SELECT id FROM {one} WHERE {by_name[0]} = {sql_literal(named[0])})"
             return column, found, named[0]
     return None
+
+
+# Whom a new row is for: "an order for Alice Martin", "feedback from Emma Schultz", "Emma
+# Schultz emailed us a review: store it in feedback" (who did what the row records).
+_FOR = r"\b(?:for|from|by)\s+{0}\b|^\W*{0}\s+[a-z]+(?:ed|s)\b"
 
 
 def _left_out(pairs: list[tuple[str, str]], known: Known) -> bool:
@@ -713,11 +717,16 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     name and a place are easily confused."""
     columns = known.columns.get(table, ())
     given = {value: kind for kind, value in known.values}
-    column = _one_said(text, columns) or _one_taking(text, columns, given)
+    said = _one_said(text, columns)
+    column = said or _one_taking(text, columns, given)
     if not column or len(known.values) != 2:
         return None
     written = _written(column, text)
-    after_to = [v for v, k in given.items() if _takes(column, k) and _after_to(v, text)]
+    # "change her name to Alice Martin-Dubois": a name said after "to" may read as a place
+    kinds = {"place", "name"} if said and _takes(column, "name") else set()
+    after_to = [
+        v for v, k in given.items() if (_takes(column, k) or k in kinds) and _after_to(v, text)
+    ]
     new = written["v"] if written and written["v"] in given else next(iter(after_to), None)
     if new is None or len(after_to) > 1:
         return None
@@ -725,7 +734,10 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     if given[row] not in ("name", "email") and not (written and len(row.split()) > 1):
         return None  # "from Graz to Vienna": a place is no row's name
     kind = "email" if given[row] == "email" else "name"
-    where = [c for c in columns if c != column and _takes(c, kind)]
+    # "change her name to Alice Martin-Dubois": a row found by the value it changes
+    where = [c for c in columns if c != column and _takes(c, kind)] or [
+        c for c in (column,) if _takes(c, kind)
+    ]
     if len(where) != 1:
         return None
     return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {where[0]} = {sql_literal(row)}"
@@ -762,7 +774,7 @@ _BECOMES = (
 
 
 def _after_to(value: str, text: str) -> bool:
-    return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}\b", text) is not None
+    return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}(?![\w-])", text) is not None
 
 
 def row_noun(table: str) -> str:
@@ -785,8 +797,24 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
         where = _row_by_id(text, table) or _named_row(text, table, known)
     if not where and table and (owner := _owner(text, table, known, owned=True)):
         where = f" WHERE {owner[0]} = {owner[1]}"  # "delete Alice Martin's feedback"
+    if not where and table:
+        where = _own_row(text, table, known)
     # A delete without a condition would empty the table: never read into a request.
     return f"DELETE FROM {table}{where}" if table and where else None
+
+
+_OWN_ROW = r"['’]s\s+(?:entry|row|record|account|profile)\b"
+
+
+def _own_row(text: str, table: str, known: Known) -> str:
+    """ "Emma Schultz's entry in the users table": the row of that name, in a table with one
+    column for names; "" if none."""
+    by_name = [c for c in known.columns.get(table, ()) if _takes(c, "name")]
+    names = [v for kind, v in known.values if kind == "name"]
+    named = [n for n in names if re.search(rf"\b{re.escape(n)}{_OWN_ROW}", text)]
+    if len(by_name) != 1 or len(named) != 1:
+        return ""
+    return f" WHERE {by_name[0]} = {sql_literal(named[0])}"
 
 
 def _named_row(text: str, table: str, known: Known) -> str:
@@ -845,6 +873,11 @@ def _new_table(text: str) -> tuple[str, int] | None:
     return None
 
 
+_IN_THE_DATABASE = re.compile(
+    r"^\s*(?:to|in|into)\s+(?:the|my|our|this)\s+(?:database|db)\b", re.IGNORECASE
+)
+
+
 def _create(text: str) -> str | None:
     """ "a categories table with an integer primary key called id and a required text column
     called label": `CREATE TABLE categories (id INTEGER PRIMARY KEY, label TEXT NOT NULL)`.
@@ -853,11 +886,13 @@ def _create(text: str) -> str | None:
     if (table := _new_table(text)) is None:
         return None
     name, end = table
+    # "add a wishlist table to the database, with ...": where it goes is no column
+    rest = _IN_THE_DATABASE.sub("", text[end:])
     # "create tbl returns (id int pk, reason text)": the columns listed in brackets
-    listed = re.match(r"\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\W*$", text[end:])
+    listed = re.match(r"\s*\((?P<inside>[^()]*(?:\([^()]*\)[^()]*)*)\)\W*$", rest)
     parts = re.split(
         r"[,;]\s*(?:and\s+|plus\s+)?|\s+(?:and|plus)\s+",
-        listed["inside"] if listed else _outside_brackets(text[end:]),
+        listed["inside"] if listed else _outside_brackets(rest),
     )
     columns = [
         _column_made(part) for part in parts if part.strip(" .:!?") and not _IN_ORDER.match(part)

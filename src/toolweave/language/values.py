@@ -365,6 +365,8 @@ _REPLACEMENT = re.compile(
     # "the passport line should say June 10 not June 3"
     r"|\bshould\s+(?:now\s+)?(?:say|read|show)\s+(?P<right>\S.*?)\s+(?:not|instead\s+of|rather\s+than)\s+"
     r"(?P<wrong>\S.*?)(?=\s*(?:[.?!;]?\s*$|[:;]\s))"
+    # "the groceries came to 38.10, not 31.80": an amount mistyped, the right one first
+    r"|(?<![\w.,])(?P<fixed>\d+(?:[.,]\d+)?),?\s+not\s+(?P<mistyped>\d+(?:[.,]\d+)?)(?!\w|[.,]\d)"
     # "todo.md: leaking tap -> kitchen tap", "budget.csv: hosting 240 -> 300"
     rf"|(?:^|:\s+)(?P<arrowed>[^:\s][^:]*?)\s*{ARROW}\s*(?P<into>[^\s,;:][^,;:]*?)(?=\s*[.?!;]?\s*$)"
     # "next mtg moved B2 → C4, fix it in notes.txt": a code to another, within the sentence
@@ -382,6 +384,7 @@ _PAIRS = (
     ("unsaid", "says"),
     ("reading", "read"),
     ("wrong", "right"),
+    ("mistyped", "fixed"),
     ("arrowed", "into"),
 )
 
@@ -395,11 +398,15 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     pairs = []
     for match in _REPLACEMENT.finditer(_inside_quotes_hidden(text)):  # "for" in a quote is text
         parts = next(p for p in _PAIRS if match[p[0]])
+        if match["fixed"] and not _CORRECTS.search(text):
+            continue  # "I have 3, not 4": said, not asked to be corrected
         old, new = (_unquoted(text, match, part) for part in parts)
         if last := _FROM_LAST.search(old.value):  # "change the deadline in a.txt from X to Y"
             old = Quoted(start=old.start + last.start(1), end=old.end, value=last[1])
         if match["arrowed"] and locators_in(new.value):
             continue  # "the emails -> /a/e.txt": where they go, no text they become
+        if match["arrowed"] and re.search(r"\]\s*-?$", old.value):
+            continue  # "Bob -[works at]-> Acme": a relation drawn, no text replaced
         if (numeral := _LAST_NUMBER.search(old.value)) and _NUMBER_ONLY.fullmatch(new.value):
             # "hosting 240 -> 300": the number, not the words before it
             old = Quoted(start=old.start + numeral.start(1), end=old.end, value=numeral[1])
@@ -409,6 +416,7 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     return pairs
 
 
+_CORRECTS = re.compile(r"\b(?:fix|correct|update|change|amend|edit)", re.IGNORECASE)
 _LAST_NUMBER = re.compile(r"\s(\d+(?:[.,]\d+)?)$")
 _NUMBER_ONLY = re.compile(r"\d+(?:[.,]\d+)?")
 

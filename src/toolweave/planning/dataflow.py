@@ -43,6 +43,7 @@ from toolweave.language.cues import (
     lines_asked,
     passes_its,
     refers_back,
+    says_what_they_did,
 )
 from toolweave.language.parameters import (
     CONTENT_NAMES,
@@ -132,8 +133,8 @@ class _Linker:
     def add(self, step: Step) -> None:
         tool = self.tool_of(step)
         if step.problem is None and tool is not None:
-            self._fill(step, tool)
-            step.problem = self._unplaced(step, tool)
+            given = self._fill(step, tool)
+            step.problem = self._unplaced(step, tool, given)
             self._after_changes(step, tool)
         self.steps.append(step)
 
@@ -148,7 +149,7 @@ class _Linker:
                     step.depends_on.append(earlier.id)
                 return
 
-    def _unplaced(self, step: Step, tool: ToolSpec) -> Problem | None:
+    def _unplaced(self, step: Step, tool: ToolSpec, given: dict[str, Any]) -> Problem | None:
         """A file name without its folder, for a tool that changes things, in a question that
         names a folder elsewhere ("make a drafts folder in /srv and put intro.md in it"): the
         server would place it in a folder of its own choosing, so the user is asked; not for a
@@ -158,6 +159,9 @@ class _Linker:
             x.value for x in values_of(self.question).locators if x.value.startswith(("/", "~"))
         ]
         loose = [x.value for x in own if x.kind == "path" and not x.joined.startswith(("/", "~"))]
+        # "move /a/b.txt into /a/new, renamed to c.txt": placed in a folder this clause names
+        placed = {f"{x.value.rstrip('/')}/{name}" for x in own for name in loose}
+        loose = [n for n in loose if not placed & set(map(str, given.values()))]
         # "stage app.py" with the repository given: its files are named within it
         within = any(set(readable_name(n).split()) & FOLDER_WORDS for n in step.arguments)
         if within or not (changes_things(tool) and loose and set(named) - {x.value for x in own}):
@@ -165,7 +169,9 @@ class _Linker:
         text = f"{tool.key} needs the folder of {loose[0]}, which the request does not give"
         return Problem(kind=ProblemKind.UNGROUNDED, text=text)
 
-    def _fill(self, step: Step, tool: ToolSpec) -> None:
+    def _fill(self, step: Step, tool: ToolSpec) -> dict[str, Any]:
+        """Fills what the clause leaves to the question or to earlier steps; returns all the
+        arguments the step has."""
         self._keep_facts(step, tool)
         links = _Links()
         self._claim_named(step, tool, links)
@@ -192,6 +198,7 @@ class _Linker:
         if any(origin == "reference" for origin in step.argument_origins.values()):
             # The references fit this tool: the step agent must not switch to another.
             step.candidates = [c for c in step.candidates if c.tool.key == tool.key]
+        return {**given.arguments, **step.arguments}
 
     def _keep_facts(self, step: Step, tool: ToolSpec) -> None:
         """ "Look up Bob Chen's city in the db and add it to Bob in memory": the record keeps
@@ -688,6 +695,8 @@ def _kept(clause: Clause, read: Clause, result: str) -> list[str]:
     def value(fact: str) -> str:
         return "{{" + f"{result} | value:{fact}" + "}}"
 
+    if not facts and says_what_they_did(clause.text) and (names := names_in(clause)):
+        return ["{{" + f"{result} | lines:{names[0].value}" + "}}"]  # the lines that name them
     if not facts:
         return []
     if lead := composed(clause.text):

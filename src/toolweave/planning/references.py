@@ -33,7 +33,8 @@ from toolweave.types import Plan
 
 REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
-    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|ticked:(?P<item>[^{}|]+?)|(?P<last>last_line)"
+    r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<un>un)?ticked:(?P<item>[^{}|]+?)"
+    r"|(?P<last>last_line)"
     r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)|value:(?P<fact>[a-z]+(?: [a-z]+)*)))?\s*\}\}"
 )
 # "Name: Grace Hopper": a labelled line, its label and its value.
@@ -47,6 +48,7 @@ _GIVEN = re.compile(
 )
 
 _OPEN_BOX = re.compile(r"\[ \]")
+_TICKED_BOX = re.compile(r"\[[xX]\]")
 
 # How many keys or step ids an error message lists before it stops.
 _LISTED = 10
@@ -161,7 +163,7 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
     if match["fact"] is not None:
         return _value(value, match["fact"], fail, where)
     if match["item"] is not None:
-        return _ticked(_format(value), match["item"], fail, where)
+        return _ticked(_format(value), match["item"], fail, where, undone=bool(match["un"]))
     if match["last"] is not None:
         filled = [line for line in _format(value).splitlines() if line.strip()]
         if not filled:
@@ -253,16 +255,22 @@ def _names_all(line: str, words: list[str]) -> bool:
     return bool(words) and all(w in said for w in words)
 
 
-def _ticked(text: str, item: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
-    """The one line of the text that holds the item, its open box ticked ("- [x] call")."""
+def _ticked(
+    text: str, item: str, fail: Callable[[str], UnresolvedReference], where: str, undone: bool
+) -> str:
+    """The one line of the text that holds the item, its open box ticked ("- [x] call"), or
+    its ticked box opened again (`undone`)."""
     lines = [line for line in text.splitlines() if _holds(line, item)]
+    verb = "untick" if undone else "tick"
     if len(lines) != 1:
         raise fail(
-            f"{len(lines) or 'no'} lines of {where} hold {item!r}: which to tick is not known"
+            f"{len(lines) or 'no'} lines of {where} hold {item!r}: which to {verb} is not known"
         )
-    if _OPEN_BOX.search(lines[0]) is None:
-        raise fail(f"the line of {where} that holds {item!r} has no open box ([ ]) to tick")
-    return _OPEN_BOX.sub("[x]", lines[0], count=1)
+    box, other = (_TICKED_BOX, "[ ]") if undone else (_OPEN_BOX, "[x]")
+    if box.search(lines[0]) is None:
+        said = "ticked box ([x])" if undone else "open box ([ ])"
+        raise fail(f"the line of {where} that holds {item!r} has no {said} to {verb}")
+    return box.sub(other, lines[0], count=1)
 
 
 def _parsed(value: Any) -> Any:
@@ -299,7 +307,7 @@ def _filter(match: re.Match[str]) -> str:
     if match["fact"] is not None:
         return f" | value:{match['fact']}"
     if match["item"] is not None:
-        return f" | ticked:{match['item']}"
+        return f" | {match['un'] or ''}ticked:{match['item']}"
     if match["last"] is not None:
         return " | last_line"
     return f" | lines:{match['word']}" if match["word"] is not None else ""
