@@ -269,6 +269,14 @@ async def test_sql_the_model_writes_must_be_a_statement() -> None:
     llm = ScriptedLLM(f'{{"query": "{insert}"}}')
     filled = await fill_arguments(WRITE_QUERY, c("change his city in users to Vancouver"), llm)
     assert filled.problem is not None and "needs the query" in filled.problem.text
+    # nor any other statement: a table made up for a row to add
+    create = "CREATE TABLE users_table (name, email, address)"
+    llm = ScriptedLLM(f'{{"query": "{create}"}}')
+    asked = "add them to the users table as Rosa's Bakery, with the email address on their page"
+    described = {"type": "string", "description": "CREATE TABLE SQL statement"}
+    create_table = tool({"query": described}, ["query"], "create_table")
+    filled = await fill_arguments(create_table, c(asked), llm)
+    assert filled.problem is not None and "needs the query" in filled.problem.text
 
 
 async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:

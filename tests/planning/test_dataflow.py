@@ -725,3 +725,22 @@ def test_what_the_clause_is_about_is_made_first_by_the_tool_that_gives_it() -> N
     question = "Analyze the latest news headlines"
     linked, _ = link_over((news, sentiment), question, (question, sentiment))
     assert [s.tool for s in linked.steps] == ["analyze_sentiment"]
+
+
+def test_a_thing_named_by_a_quoted_description_is_looked_up_in_its_listing() -> None:
+    """ "what did the "Fix typo" commit change?": no user knows a commit's hash; the log lists
+    the commits on the same server, its record that holds the description gives it."""
+    show = tool("git", "git_show", {"repo_path": "string", "revision": "string"})
+    show.description = "Shows the contents of a commit"
+    log = tool("git", "git_log", {"repo_path": "string"})
+    log.description = "Shows the commit logs"
+    staged = tool("git", "git_diff_staged", {"repo_path": "string"})
+    staged.description = "Shows changes that are staged for commit"
+    question = 'what did the "Fix typo" commit in /srv/repo change?'
+    looked, shown = link_over((show, staged, log), question, (question, show))[0].steps
+    assert (looked.key, looked.arguments) == ("git.git_log", {"repo_path": "/srv/repo"})
+    assert shown.arguments["revision"] == f"{{{{{looked.id}.result | value:commit of fix typo}}}}"
+    assert shown.depends_on == [looked.id]
+    # a text passed on is no description of a thing
+    said = "show the commit with the message 'Fix typo' in /srv/repo"
+    assert len(link_over((show, log), said, (said, show))[0].steps) == 1

@@ -259,6 +259,9 @@ def test_a_fact_of_a_thing_is_the_cell_of_the_row_that_names_it() -> None:
         assert resolve({"x": reference}, results) == {"x": value}
     with pytest.raises(UnresolvedReference, match="gives no value for 'price' of 'croissant'"):
         resolve({"x": "{{s1.result | value:price of croissant}}"}, results)
+    # a labelled value of the listed record that names it
+    log = "Commit history:\nCommit: a1\nMessage: Fix typo\n\nCommit: b2\nMessage: Add units\n"
+    assert resolve({"x": "{{s1.result | value:commit of add units}}"}, {"s1": log}) == {"x": "b2"}
 
 
 def test_a_line_ticked_off_is_the_one_line_that_holds_it_with_its_box_ticked() -> None:

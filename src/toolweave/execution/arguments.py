@@ -38,7 +38,7 @@ from toolweave.language.parameters import (
 )
 from toolweave.language.records import names_in
 from toolweave.language.spans import HIDDEN, ground, phrases, snap, written_from
-from toolweave.language.sql import ROW_CHANGES, row_change_asked
+from toolweave.language.sql import row_change_asked
 from toolweave.language.text import readable_name
 from toolweave.language.values import blank_spans
 from toolweave.models.base import LLM
@@ -256,12 +256,13 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
 
 
 def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
-    """Whether the model's value is an SQL statement of a kind the parameter takes, and changes
-    rows only as the request asks ("change his city" had made an INSERT)."""
+    """Whether the model's value is an SQL statement of a kind the parameter takes, and the
+    change of rows the request asks for when it asks for one ("change his city" had made an
+    INSERT, "add them to the users table ..." a CREATE TABLE users_table)."""
     if not (isinstance(value, str) and is_statement(value, kinds)):
         return False
     asked = row_change_asked(request)
-    return not asked or not is_statement(value, ROW_CHANGES) or is_statement(value, (asked,))
+    return not asked or is_statement(value, (asked,))
 
 
 def _names_given(value: Any, clause: Clause) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from toolweave.language.cues import (
     appends,
+    described_by_quote,
     edits_a_line,
     facts_named,
     refers_back,
@@ -36,6 +37,7 @@ from toolweave.language.parameters import (
     PAYLOAD_NAMES,
     REVISION_NAMES,
     ROLE_PREPOSITIONS,
+    changes_things,
     is_statement,
     json_type,
     may_be_written,
@@ -1625,6 +1627,20 @@ _CONTAINING = re.compile(
 )
 
 
+def looked_up(tool: ToolSpec, name: str, clause: Clause) -> str | None:
+    """The kind of thing whose value for `name` a listing gives, for a tool that only reads
+    things of that kind and a clause that names one by a quoted description ("what did the
+    "Update README with usage" commit change?" and git_show's revision: a commit), or None."""
+    described = described_by_quote(clause.text)
+    prop = (tool.input_schema.get("properties") or {}).get(name, {})
+    if described is None or changes_things(tool) or json_type(prop) != "string":
+        return None
+    if param_kind(name, prop) in LOCATOR_KINDS | NUMERIC_KINDS:
+        return None  # a path or a number is no id a listing gives
+    noun = described[0]
+    return noun if re.search(rf"\b{re.escape(noun)}", tool.description, re.IGNORECASE) else None
+
+
 def keeps_facts(clause: Clause) -> bool:
     """Whether the clause keeps facts a step of an earlier clause reads: it names them or points
     back ("... and add his email to memory", "... and remember it under Bob"), or keeps what
@@ -1657,6 +1673,8 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     properties = tool.input_schema.get("properties") or {}
     if keeps_facts(clause):  # "... and add it to Bob in memory": a record of what was read
         pointed |= {n for n in missing if record_keeping(properties.get(n, {}), clause, ["?"])}
+    if len(missing) == 1 and looked_up(tool, missing[0], clause):
+        pointed.add(missing[0])  # "the "Update README" commit": its id read from a listing
     given_for = sum(_fills(name, properties, filled.arguments) for name in required if name in used)
     fill = (given_for + len(pointed)) / len(required) if required else 0.0
     # The values the arguments use, by where they stand: one argument may use several (an SQL

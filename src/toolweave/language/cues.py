@@ -146,6 +146,26 @@ def facts_named(clause: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if w in _FACTS - _NOT_KEPT))
 
 
+def described_by_quote(clause: str) -> tuple[str, str] | None:
+    """The kind of thing the clause names by a quoted description, and the description ("what
+    did the "Update README with usage" commit change?": commit, Update README with usage), or
+    None; not a text the request passes on ("with the message 'Fix'")."""
+    said = _DESCRIBED.search(clause)
+    if said is None:
+        return None
+    noun = (said["before"] or said["after"]).lower()
+    return None if noun in _PASSED_NOUNS else (noun, said["quote"])
+
+
+_DESCRIBED = re.compile(
+    r"\bthe\s+(?:(?P<before>[a-z]+)\s+)?[\"“'‘](?P<quote>[^\"”'’]{3,80})[\"”'’]"
+    r"(?(before)|\s+(?P<after>[a-z]+)\b)",
+    re.IGNORECASE,
+)
+_PASSED_NOUNS = {"message", "text", "title", "subject", "name", "line", "content", "contents"}
+_PASSED_NOUNS |= {"word", "words", "phrase", "comment", "note", "file", "folder", "page", "value"}
+
+
 def says_what_they_did(clause: str) -> bool:
     """Whether the clause asks to keep what a text says someone does ("with an observation
     saying what he agreed to do"): the lines of the text that name them."""

@@ -32,12 +32,14 @@ from toolweave.language.binding import (
     edits_of_read,
     extract_arguments,
     gives_a_path,
+    looked_up,
     place_for_role,
     row_table,
     statement_reading,
     values_of,
 )
 from toolweave.language.cues import (
+    described_by_quote,
     fact_asked,
     facts_named,
     lines_asked,
@@ -278,6 +280,8 @@ class _Linker:
             if pointed is not None:
                 self._refer(step, name, earlier[0], Match(pointed, "it"), links)
                 return
+        if not changes_things(tool) and self._listed(step, tool, name):
+            return
         # A tool that changes things takes its values from the user or the steps the question
         # asks for, never from a step the plan made up ("list directories" as a file's text).
         made = None if changes_things(tool) else self._producer(step, name)
@@ -286,6 +290,40 @@ class _Linker:
             self.steps.append(producer)
             self.added.append((producer, step, name))
             self._refer(step, name, producer, match, links)
+
+    def _listed(self, step: Step, tool: ToolSpec, name: str) -> bool:
+        """ "What did the "Update README with usage" commit change?": the value a thing named by
+        a quoted description has (git_show's revision) read from the listing of such things on
+        the same server (git_log: "Shows the commit logs"), given what the step has: the
+        listed record that holds the description, its value labelled as the thing ("Commit:
+        9540...")."""
+        noun = looked_up(tool, name, step.clause)
+        described = described_by_quote(step.clause.text)
+        if noun is None or described is None:
+            return False
+        given = {**extract_arguments(tool.input_schema, step.clause).arguments, **step.arguments}
+        for other in self.tools.values():
+            listing = _LISTS.search(other.description) and re.search(
+                rf"\b{re.escape(noun)}", other.description, re.IGNORECASE
+            )
+            needed = _required(other)
+            if other.server != tool.server or other.key == tool.key or changes_things(other):
+                continue
+            if not listing or not all(n in given for n in needed):
+                continue
+            producer = self._new_step(other, step.clause, {n: given[n] for n in needed}, name)
+            self.steps.append(producer)
+            self.added.append((producer, step, name))
+            text = self._compatible(producer, "string", _Links())
+            path = f".{text.path}" if text and text.path else ""
+            thing = " ".join(re.findall(r"[a-z0-9]+", described[1].lower()))
+            step.arguments[name] = (
+                "{{" + f"{producer.id}.result{path} | value:{noun} of {thing}" + "}}"
+            )
+            step.argument_origins[name] = "reference"
+            step.depends_on.append(producer.id)
+            return True
+        return False
 
     def _earlier(self, tool: ToolSpec) -> list[Step]:
         """The steps whose results may fill the tool's parameters, the nearest first: what a
@@ -594,6 +632,10 @@ def _named_result(out: OutputField, text: str) -> tuple[OutputField, re.Match[st
 
 # The result of the step before, by its name: "the result", "the search results".
 _RESULT = re.compile(r"\bthe\s+(?:\w+\s+)?(?:result|results|output)\b", re.IGNORECASE)
+
+
+# A tool that lists things: "Shows the commit logs", "List Git branches".
+_LISTS = re.compile(r"\b(?:list|lists|listing|logs?|history|all)\b", re.IGNORECASE)
 
 
 def _kept_by_clause(tool: ToolSpec, clause: Clause) -> set[str]:

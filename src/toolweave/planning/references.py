@@ -239,6 +239,14 @@ def _cells_of(text: str, fact: str, thing: str) -> list[str]:
     at = next((i for i, c in enumerate(header) if any(_names(c, f) for f in facts)), None)
     if at is not None:
         found = [r[at] for r in rows if len(r) == len(header) and _names_all(" ".join(r), words)]
+    elif facts is not _MONEY_FACTS:
+        # "Commit: 9540..." in the listed record ("Commit: ...", "Message: ...") that names it
+        found = [
+            v
+            for block in _records(text)
+            if _names_all(block, words)
+            for v in _labelled(block, fact)
+        ]
     else:
         named = [line for line in text.splitlines() if _names_all(line, words)]
         found = (
@@ -248,6 +256,21 @@ def _cells_of(text: str, fact: str, thing: str) -> list[str]:
 
 
 _AMOUNT = re.compile(r"[$€£]\s*\d[\d,]*(?:\.\d+)?")
+
+
+_LABEL_OPENS = re.compile(r"^[ \t]*(?P<label>[A-Za-z][\w -]{0,30}?)[ \t]*:", re.MULTILINE)
+
+
+def _records(text: str) -> list[str]:
+    """The records a text lists as labelled lines, each opening with the first label said
+    again ("Commit: ...", "Author: ...", "Message: ..." and the next "Commit: ...")."""
+    lines = list(_LABEL_OPENS.finditer(text))
+    labels = [m["label"] for m in lines]
+    first = next((label for label in labels if labels.count(label) > 1), None)
+    if first is None:  # one record, or none
+        return [text]
+    starts = [m.start() for m in lines if m["label"] == first]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
 
 
 def _names_all(line: str, words: list[str]) -> bool:
