@@ -1627,18 +1627,18 @@ _CONTAINING = re.compile(
 )
 
 
-def looked_up(tool: ToolSpec, name: str, clause: Clause) -> str | None:
-    """The kind of thing whose value for `name` a listing gives, for a tool that only reads
-    things of that kind and a clause that names one by a quoted description ("what did the
-    "Update README with usage" commit change?" and git_show's revision: a commit), or None."""
+def looked_up(tool: ToolSpec, name: str, clause: Clause) -> tuple[str, str] | None:
+    """The kind of thing whose value for `name` a listing gives and its description, for a
+    tool that only reads things of that kind and a clause that names one by a quoted
+    description ("what did the "Update README with usage" commit change?" and git_show's
+    revision: a commit, Update README with usage), or None."""
     described = described_by_quote(clause.text)
     prop = (tool.input_schema.get("properties") or {}).get(name, {})
     if described is None or changes_things(tool) or json_type(prop) != "string":
         return None
     if param_kind(name, prop) in LOCATOR_KINDS | NUMERIC_KINDS:
         return None  # a path or a number is no id a listing gives
-    noun = described[0]
-    return noun if re.search(rf"\b{re.escape(noun)}", tool.description, re.IGNORECASE) else None
+    return described if re.search(rf"\b{re.escape(described[0])}", tool.description, re.I) else None
 
 
 def keeps_facts(clause: Clause) -> bool:

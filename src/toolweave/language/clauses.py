@@ -273,8 +273,8 @@ def _intends(told: str, after: str) -> bool:
     request after it then acts in) and `after` asks for something; a sentence that names
     someone or something else is context the request may point at ("I need to send Carla
     Reyes a notice. Which email ... for her?")."""
-    folders = {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
-    means = _INTENT.match(told.strip()) is not None and "?" not in told and len(folders) == 1
+    means = _INTENT.match(told.strip()) is not None and "?" not in told
+    means = means and len(_folders_told(told)) == 1
     return means and (_VERB.match(after) is not None or after.rstrip().endswith("?"))
 
 
@@ -392,8 +392,8 @@ def _verb_carried(before: str, cut: str, after: str) -> str:
     cut, after = cut + after[:5], re.sub(r"^then\s+", "", after)  # "and then her entry"
     if not re.search(r"\bthen\b|\+", cut) or not _THING_ALONE.match(after):
         return ""
-    verbs = [m["verb"] for m in _DONE_TO.finditer(before) if m["verb"].lower() not in _ASKING]
-    verbs = [v for v in verbs if v.lower() not in {"please", "also", "then"}]
+    no_verbs = _ASKING | {"please", "also", "then"}
+    verbs = [m["verb"] for m in _DONE_TO.finditer(before) if m["verb"].lower() not in no_verbs]
     return f"{verbs[-1]} " if verbs else ""
 
 
@@ -892,11 +892,16 @@ _IT = re.compile(r"(?<!\btime is )(?<!\bday is )(?<!\bdate is )\bit\b", re.IGNOR
 
 def _in_the_folder(clause: str, told: str) -> str:
     """The clause in the one folder `told` names, when the clause names none."""
-    folders = {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
+    folders = _folders_told(told)
     placed = any(x.kind == "path" and x.value[:1] in "/~" for x in locators_in(clause))
     if len(folders) == 1 and not placed:
         clause = f"in {next(iter(folders))}, {clause}"
     return clause
+
+
+def _folders_told(told: str) -> set[str]:
+    """The paths a stating sentence names that are no files."""
+    return {x.value for x in locators_in(told) if x.kind == "path"} - _files(told)
 
 
 def _files(text: str) -> set[str]:

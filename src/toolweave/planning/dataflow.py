@@ -39,7 +39,6 @@ from toolweave.language.binding import (
     values_of,
 )
 from toolweave.language.cues import (
-    described_by_quote,
     fact_asked,
     facts_named,
     lines_asked,
@@ -209,16 +208,13 @@ class _Linker:
         reader = self.tool_of(read) if read else None
         if read is None or reader is None or read.problem or changes_things(reader):
             return
-        text = self._compatible(read, "string", _Links())
-        if not changes_things(tool) or text is None:
+        result = self._as_text(read)
+        if not changes_things(tool) or result is None:
             return
-        result = f"{read.id}.result{'.' + text.path if text.path else ''}"
         kept = _kept(step.clause, read.clause, result)
         for name, prop in _properties(tool).items():
             if kept and (record := record_keeping(prop, step.clause, kept)):
-                step.arguments[name] = [record]
-                step.argument_origins[name] = "reference"
-                step.depends_on.append(read.id)
+                _reads(step, name, [record], read)
 
     def _changes(self, step: Step) -> bool:
         tool = self.tool_of(step)
@@ -297,10 +293,10 @@ class _Linker:
         the same server (git_log: "Shows the commit logs"), given what the step has: the
         listed record that holds the description, its value labelled as the thing ("Commit:
         9540...")."""
-        noun = looked_up(tool, name, step.clause)
-        described = described_by_quote(step.clause.text)
-        if noun is None or described is None:
+        described = looked_up(tool, name, step.clause)
+        if described is None:
             return False
+        noun, description = described
         given = {**extract_arguments(tool.input_schema, step.clause).arguments, **step.arguments}
         for other in self.tools.values():
             listing = _LISTS.search(other.description) and re.search(
@@ -314,14 +310,9 @@ class _Linker:
             producer = self._new_step(other, step.clause, {n: given[n] for n in needed}, name)
             self.steps.append(producer)
             self.added.append((producer, step, name))
-            text = self._compatible(producer, "string", _Links())
-            path = f".{text.path}" if text and text.path else ""
-            thing = " ".join(re.findall(r"[a-z0-9]+", described[1].lower()))
-            step.arguments[name] = (
-                "{{" + f"{producer.id}.result{path} | value:{noun} of {thing}" + "}}"
-            )
-            step.argument_origins[name] = "reference"
-            step.depends_on.append(producer.id)
+            thing = " ".join(re.findall(r"[a-z0-9]+", description.lower()))
+            listed = self._as_text(producer) or f"{producer.id}.result"
+            _reads(step, name, "{{" + f"{listed} | value:{noun} of {thing}" + "}}", producer)
             return True
         return False
 
@@ -377,14 +368,11 @@ class _Linker:
         table = row_table(step.clause)
         if read is None or reader is None or table is None or changes_things(reader):
             return False
-        text = self._compatible(read, "string", _Links())
+        text = self._as_text(read)
         if "insert" not in sql_kinds(name, prop) or not gives_a_path(read.clause) or text is None:
             return False
         columns = ",".join(c for c in step.clause.fields[table] if c != "id")
-        path = f".{text.path}" if text.path else ""
-        step.arguments[name] = "{{" + f"{read.id}.result{path} | row:{table}:{columns}" + "}}"
-        step.argument_origins[name] = "reference"
-        step.depends_on.append(read.id)
+        _reads(step, name, "{{" + f"{text} | row:{table}:{columns}" + "}}", read)
         return True
 
     def _value_read(self, step: Step, name: str, prop: dict[str, Any]) -> None:
@@ -397,20 +385,17 @@ class _Linker:
         thing = thing_added(step.clause.text)
         if read is None or reader is None or changes_things(reader) or thing is None:
             return
-        text = self._compatible(read, "string", _Links())
+        text = self._as_text(read)
         if (
             "insert" not in sql_kinds(name, prop)
             or not values_of(read.clause).locators
             or text is None
         ):
             return
-        path = f".{text.path}" if text.path else ""
         fact = " ".join(re.findall(r"[a-z0-9]+", thing.lower()))
-        value = "{{" + f"{read.id}.result{path} | value:price of {fact}" + "}}"
+        value = "{{" + f"{text} | value:price of {fact}" + "}}"
         if (sql := statement_reading(step.clause, ("insert",), value)) is not None:
-            step.arguments[name] = sql
-            step.argument_origins[name] = "reference"
-            step.depends_on.append(read.id)
+            _reads(step, name, sql, read)
 
     def _append(self, step: Step, tool: ToolSpec, name: str) -> None:
         """The edit of a line of the file the step before read for it (`planner._needed_first`):
@@ -420,15 +405,12 @@ class _Linker:
         reader = self.tool_of(read) if read else None
         if read is None or reader is None or reader.server != tool.server:
             return
-        text = self._compatible(read, "string", _Links())
+        text = self._as_text(read)
         if changes_things(reader) or text is None:
             return
-        path = f".{text.path}" if text.path else ""
-        edits = edits_of_read(_properties(tool), step.clause, f"{read.id}.result{path}")
+        edits = edits_of_read(_properties(tool), step.clause, text)
         if name in edits:
-            step.arguments[name] = edits[name]
-            step.argument_origins[name] = "reference"
-            step.depends_on.append(read.id)
+            _reads(step, name, edits[name], read)
 
     def _match(self, producer: Step, consumer: Step, name: str) -> Match | None:
         """The producer's field for the consumer's parameter: the one the graph learned works,
@@ -464,6 +446,14 @@ class _Linker:
             if f" {' '.join(out.tokens)} " in words
         ]
         return max(named, key=lambda out: len(out.tokens), default=None)
+
+    def _as_text(self, producer: Step) -> str | None:
+        """What of the producer's result a text parameter takes, as a reference's start
+        ("s1.result.content"), or None."""
+        text = self._compatible(producer, "string", _Links())
+        if text is None:
+            return None
+        return f"{producer.id}.result{'.' + text.path if text.path else ''}"
 
     def _compatible(self, producer: Step, kind: str, links: _Links) -> OutputField | None:
         """What of the producer's result the parameter takes: its one top-level output field,
@@ -632,6 +622,14 @@ def _named_result(out: OutputField, text: str) -> tuple[OutputField, re.Match[st
 
 # The result of the step before, by its name: "the result", "the search results".
 _RESULT = re.compile(r"\bthe\s+(?:\w+\s+)?(?:result|results|output)\b", re.IGNORECASE)
+
+
+def _reads(step: Step, name: str, value: Any, read: Step) -> None:
+    """The step's parameter takes a value made of what `read` gives, once it has run."""
+    step.arguments[name] = value
+    step.argument_origins[name] = "reference"
+    if read.id not in step.depends_on:
+        step.depends_on.append(read.id)
 
 
 # A tool that lists things: "Shows the commit logs", "List Git branches".

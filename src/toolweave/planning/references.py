@@ -6,13 +6,16 @@ spaces). A filter after a bar takes a part of that text, as the request asked fo
 - `lines:ERROR`: the lines that hold the word, any case ("save the ERROR line of server.log");
 - `last_line`: the last line that is not blank (what a line appended to a file is put after);
 - `ticked:call the bank`: the one line that holds the words, its box "[ ]" ticked ("- [x] call
-  the bank", what a to-do ticked off becomes);
+  the bank", what a to-do ticked off becomes); `unticked:...` opens a ticked box again;
 - `row:users:name,email,city`: an INSERT of the row its labelled lines give ("Name: Grace
   Hopper"), for those of the table's columns they name, each value an SQL string literal (what a
   sign-up form read from a file adds to a table);
 - `value:city`: the one value it gives for the word, by a key of its record (a row's "city"), a
   labelled line ("Phone: 555-0142") or a quoted key ('"city": "Lisbon"'): a fact read from a
-  table, page or file passed on ("add Bob Chen's city to Bob in memory").
+  table, page or file passed on ("add Bob Chen's city to Bob in memory"); `value:price of
+  baguette`, that of a thing: the cell under the fact's header in the table row that names it,
+  the amount on the line that names it, or the labelled value of the listed record that names
+  it (`value:commit of fix typo` in a log's "Commit: ..." records).
 A value that is exactly one reference takes the referenced value with its type; a reference
 inside a longer string is formatted into it (text as is, anything else as compact JSON, so
 numbers read as numbers).
