@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .benchmarks_dir import BENCHMARKS, needs_benchmarks
 
 DEMO = "What is 15% of 2,340, and what time is it in Tokyo?"
@@ -334,3 +336,20 @@ def test_a_corpus_indexed_on_first_use_shows_progress_even_under_json(tmp_path: 
     assert answer["short"] == "Stanley" and answer["text"].startswith("Stanley [")
     again = toolweave("ask", question, "--json", cwd=tmp_path)  # indexed once
     assert "indexing" not in again.stderr and json.loads(again.stdout)["short"] == "Stanley"
+
+
+def test_progress_off_a_terminal_says_each_tenth_with_the_time_left(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from toolweave.cli.common import Bar
+
+    now = [100.0]
+    with Bar(clock=lambda: now[0]) as progress:
+        for done in range(0, 201):
+            progress("requests", done, 200)
+            now[0] += 0.5
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "requests (200)"
+    assert len(lines) == 11  # the start, then each tenth once
+    assert lines[1] == "  requests: 20/200, 10 s, about 90 s left"
+    assert lines[-1] == "  requests: 200/200, 100 s, about 0 s left"

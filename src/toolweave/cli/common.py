@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -82,14 +84,17 @@ def run_or_exit(coro: Any) -> Any:
 
 
 class Bar:
-    """Progress on stderr for `(phase, done, total)` callbacks: a bar on a terminal, otherwise
-    one line per phase (so the log of a long unattended run shows where it is)."""
+    """Progress on stderr for `(phase, done, total)` callbacks: a bar on a terminal, otherwise a
+    line when a phase starts and at each further tenth of it, with the time it has taken and an
+    estimate of what is left (so the log of a long unattended run shows where it is)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         from rich.progress import Progress
 
         self.progress = Progress(console=err, transient=True) if sys.stderr.isatty() else None
         self.tasks: dict[str, Any] = {}
+        self.clock = clock
+        self.lines: dict[str, tuple[float, int]] = {}  # per phase: its start, the tenths said
 
     def __enter__(self) -> Any:
         if self.progress is not None:
@@ -98,13 +103,29 @@ class Bar:
 
     def update(self, phase: str, done: int, total: int) -> None:
         if self.progress is None:
-            if phase not in self.tasks:
-                self.tasks[phase] = None
-                print(f"{phase} ({total})", file=sys.stderr, flush=True)
+            self._line(phase, done, total)
             return
         if phase not in self.tasks:
             self.tasks[phase] = self.progress.add_task(phase, total=total)
         self.progress.update(self.tasks[phase], completed=done, total=total)
+
+    def _line(self, phase: str, done: int, total: int) -> None:
+        now = self.clock()
+        if phase not in self.lines:
+            self.lines[phase] = (now, 0)
+            print(f"{phase} ({total:,})", file=sys.stderr, flush=True)
+        start, said = self.lines[phase]
+        tenths = 10 * done // total if total > 0 else 0
+        if tenths <= said or done <= 0:
+            return
+        self.lines[phase] = (start, tenths)
+        spent = now - start
+        left = spent * (total - done) / done
+        print(
+            f"  {phase}: {done:,}/{total:,}, {spent:,.0f} s, about {left:,.0f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def __exit__(self, *exc: object) -> None:
         if self.progress is not None:
