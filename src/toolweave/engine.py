@@ -400,7 +400,8 @@ class Engine:
         question = check_question(question, self.settings.ask.max_question_chars)
         timer = _Timer()
         with timer.stage("analyse"):
-            analysis = analyse(question, options.today or date.today(), options.earlier)
+            today, held = options.today or date.today(), self._names_held()
+            analysis = analyse(question, today, options.earlier, held)
         llm = RecordingLLM(self.llm)
         counted: list[tuple[Edge, bool]] = []  # what the run's calls say of the tool graph
         if analysis.small_talk:
@@ -422,6 +423,12 @@ class Engine:
             await self._sample(changed)  # "add Dana Kim to memory": Dana Kim is held now
         emit(Finished(answer))
         return answer
+
+    def _names_held(self) -> list[str]:
+        """The names the servers' records and rows hold, for a question that writes one in
+        lower case."""
+        held = [*self.contents.held().values(), *self.contents.in_rows().values()]
+        return list(dict.fromkeys(name for names in held for name in names))
 
     def _changed_servers(self, answer: Answer) -> set[str]:
         tools = {t.key: t for t in self.pool.tools}

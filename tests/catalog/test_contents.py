@@ -15,6 +15,7 @@ from toolweave.catalog.contents import (
     lists_everything,
     names_in_result,
     roots_in_result,
+    runs_select,
     words_in_result,
 )
 from toolweave.types import ToolHints, ToolSpec
@@ -144,3 +145,67 @@ async def test_the_folders_a_server_may_reach_come_from_a_listing_of_paths(tmp_p
         await contents.sample(pool, pool.tools, {"fs"})
     assert contents.roots_of() == {"fs": ["/srv/files", "/srv/photos"]}
     assert contents.held() == {} and Contents(tmp_path).roots_of() == contents.roots_of()
+
+
+class _Shop:
+    """A real SQLite database behind the tools mcp-server-sqlite offers (the same names, words
+    and result format)."""
+
+    def __init__(self, path: Path) -> None:
+        import sqlite3
+
+        self.db = sqlite3.connect(path, check_same_thread=False)
+        self.db.executescript(
+            "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT);"
+            "CREATE TABLE orders (id INTEGER PRIMARY KEY, amount REAL);"
+            "INSERT INTO users (name, email) VALUES ('Emma Schultz', 'e@x.example'),"
+            " ('Bob Chen', 'b@x.example'), ('Emma Schultz', 'e2@x.example');"
+        )
+        self.seen: list[str] = []
+
+    def tools(self) -> list[object]:
+        def list_tables() -> str:
+            """List all tables in the SQLite database"""
+            return self._rows("SELECT name FROM sqlite_master WHERE type='table'")
+
+        def describe_table(table_name: str) -> str:
+            """Get the schema information for a specific table"""
+            return self._rows(f"PRAGMA table_info({table_name})")
+
+        def read_query(query: str) -> str:
+            """Execute a SELECT query on the SQLite database"""
+            return self._rows(query)
+
+        def write_query(query: str) -> str:
+            """Execute an INSERT, UPDATE, or DELETE query on the SQLite database"""
+            raise AssertionError("a tool that changes things is never sampled")
+
+        return [list_tables, describe_table, read_query, write_query]
+
+    def _rows(self, query: str) -> str:
+        self.seen.append(query)
+        cursor = self.db.execute(query)
+        keys = [d[0] for d in cursor.description]
+        return str([dict(zip(keys, row, strict=True)) for row in cursor.fetchall()])
+
+
+@pytest.mark.anyio
+async def test_the_names_in_a_tables_rows_are_read_by_the_tool_that_runs_a_select(
+    tmp_path: Path,
+) -> None:
+    shop = _Shop(tmp_path / "shop.db")
+    async with ServerPool({}, log_dir=tmp_path, native={"db": shop.tools()}) as pool:
+        by_name = {t.name: t for t in pool.tools}
+        assert runs_select(by_name["read_query"]) == "query"
+        assert runs_select(by_name["write_query"]) is None  # its words name no SELECT
+        assert runs_select(by_name["describe_table"]) is None
+        contents = Contents(tmp_path)
+        await contents.sample(pool, pool.tools, {"db"})
+    # Only the table with a name field is read, and only its names are kept, once each.
+    assert contents.in_rows() == {"db": ["Emma Schultz", "Bob Chen"]}
+    assert [q for q in shop.seen if "users" in q] == [
+        "PRAGMA table_info(users)",
+        'SELECT DISTINCT name FROM "users" LIMIT 500',
+    ]
+    assert Contents(tmp_path).in_rows() == contents.in_rows()
+    assert "e@x.example" not in (tmp_path / "contents.json").read_text()

@@ -7,6 +7,7 @@ from typing import Any
 
 from toolweave.language import clause_of
 from toolweave.language.records import (
+    cased_as_held,
     held_in,
     names_in,
     record_keeping,
@@ -424,3 +425,14 @@ def test_a_table_said_by_what_its_rows_record() -> None:
     assert [h.value for h in held_in(clause, {"db": ["orders"]})] == ["orders"]
     clause = clause_of(0, "I'd like to order bread", TODAY)
     assert held_in(clause, {"db": ["orders"]}) == []
+
+
+def test_a_held_name_written_in_lower_case_is_read_as_held() -> None:
+    held = ["Emma Schultz", "Bob Chen", "users", "Rose", "Project Falcon"]
+    text = "emma schultz closed her acct; ask bob chen and rose about project falcon"
+    cased = cased_as_held(text, held)
+    assert cased == "Emma Schultz closed her acct; ask Bob Chen and rose about Project Falcon"
+    assert len(cased) == len(text)  # offsets stay
+    assert cased_as_held("EMMA SCHULTZ, Bob chen", held) == "Emma Schultz, Bob Chen"
+    # Inside a longer name it stays as the user wrote it.
+    assert cased_as_held("bob cheney and x-emma schultz", held) == "bob cheney and x-emma schultz"

@@ -9,7 +9,10 @@ records' `name` fields kept, and the stems of the words their other values say (
 peanuts": "Who is allergic to peanuts?" is for the graph that holds Bob). A tool that describes one
 thing (`describe_table(table_name)`) is then called for the first names in lowercase, and the
 `name` fields of its answer kept as that thing's fields (a table's columns, and which of them
-hold numbers, by their `type`: what a total or an average is of). All are kept beside
+hold numbers, by their `type`: what a total or an average is of). A table with a `name` field
+is then read, when the server has a tool that runs a SELECT, for the names in its rows ("Emma
+Schultz"), by which a name the user types in lowercase is known ("emma schultz closed her
+account"); nothing else of the rows is kept. All are kept beside
 the tool index (contents.json), with the folders a listing of paths says a server may reach
 (server-filesystem's allowed directories), so a server not started yet is still known by what
 it held; they are used only to match questions, never as instructions or arguments.
@@ -35,6 +38,7 @@ FILE = "contents.json"
 MAX_NAMES = 500  # per server: a question names a few; a huge table listing is cut, not stored
 MAX_WORDS = 2_000  # per server, the same
 MAX_DESCRIBED = 20  # things described per server: a database's tables, not a graph's people
+NAME_FIELD = "name"  # the field of a table's rows that names each one
 _DESCRIBES = re.compile(r"\b(?:schema|metadata)\b", re.IGNORECASE)
 SAMPLE_TIMEOUT_S = 10.0
 _LISTING_VERBS = ("list", "read")
@@ -59,6 +63,20 @@ def describes_one(tool: ToolSpec) -> str | None:
         return None
     says = tool.name.lower().startswith("describe") or _DESCRIBES.search(tool.description)
     return str(required[0]) if says and _safe(tool) else None
+
+
+def runs_select(tool: ToolSpec) -> str | None:
+    """The one required text parameter of a tool that runs an SQL query its description says
+    is a SELECT ("read_query(query)": "Execute a SELECT query"), or None."""
+    required = tool.input_schema.get("required") or []
+    properties = tool.input_schema.get("properties") or {}
+    if len(required) != 1 or (about := properties.get(required[0]) or {}).get("type") != "string":
+        return None
+    said = f"{tool.description} {about.get('description', '')}"
+    return str(required[0]) if _safe(tool) and _SELECT.search(said) else None
+
+
+_SELECT = re.compile(r"\bSELECT\b")
 
 
 def lists_everything(tool: ToolSpec) -> bool:
@@ -99,6 +117,12 @@ def names_in_result(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _rows_query(table: str) -> str:
+    """The names in a table's rows, as SQL quotes a name (a table may be called "order")."""
+    quoted = table.replace('"', '""')
+    return f'SELECT DISTINCT {NAME_FIELD} FROM "{quoted}" LIMIT {MAX_NAMES}'
+
+
 def words_in_result(
     text: str, secrets: Collection[str] = (), names: Collection[str] = ()
 ) -> list[str]:
@@ -132,6 +156,7 @@ class Contents:
         self.fields: dict[str, list[str]] = {}  # by held name: a table's columns
         self.numeric: dict[str, list[str]] = {}  # those of its columns that hold numbers
         self.roots: dict[str, list[str]] = {}  # the folders a server says it may reach
+        self.rows: dict[str, list[str]] = {}  # by server: the names in its tables' rows
         if self.path and self.path.exists():
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
@@ -141,9 +166,11 @@ class Contents:
                 self.roots = {str(k): [str(n) for n in v] for k, v in loaded["roots"].items()}
                 numeric = loaded.get("numeric", {})  # files written before it had none
                 self.numeric = {str(k): [str(n) for n in v] for k, v in numeric.items()}
+                rows = loaded.get("rows", {})  # the same
+                self.rows = {str(k): [str(n) for n in v] for k, v in rows.items()}
             except (OSError, ValueError, AttributeError, TypeError, KeyError):
                 self.names, self.words, self.fields, self.roots = {}, {}, {}, {}  # sampled again
-                self.numeric = {}
+                self.numeric, self.rows = {}, {}
 
     def held(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.names)
@@ -159,6 +186,9 @@ class Contents:
 
     def numeric_of(self) -> Mapping[str, list[str]]:
         return MappingProxyType(self.numeric)
+
+    def in_rows(self) -> Mapping[str, list[str]]:
+        return MappingProxyType(self.rows)
 
     async def sample(
         self,
@@ -189,6 +219,8 @@ class Contents:
             self.words[server] = frozenset(list(dict.fromkeys(words[server]))[:MAX_WORDS])
         describing = [t for t in tools if t.server in found and describes_one(t)]
         await self._describe(pool, describing, secrets)
+        selecting = [t for t in tools if t.server in found and runs_select(t)]
+        await self._read_rows(pool, selecting, secrets)
         if any(text is not None for text in outcomes):
             self._save()
 
@@ -211,6 +243,29 @@ class Contents:
                 self.fields[name] = fields[:MAX_NAMES]
                 self.numeric[name] = [f for f in numbers_in_result(text or "") if f in fields]
 
+    async def _read_rows(
+        self, pool: ServerPool, tools: list[ToolSpec], secrets: Collection[str]
+    ) -> None:
+        """The names in the rows of each described table with a `name` field, by one tool per
+        server that runs a SELECT."""
+        by_server = {t.server: t for t in reversed(tools)}  # the first such tool of each
+        asked = [
+            (tool, table)
+            for tool in by_server.values()
+            for table in self.names.get(tool.server, [])
+            if NAME_FIELD in self.fields.get(table, [])
+        ]
+        outcomes = await asyncio.gather(
+            *(_call(pool, tool, {runs_select(tool) or "": _rows_query(t)}) for tool, t in asked)
+        )
+        found: dict[str, list[str]] = {}  # a server whose reads all failed keeps what it had
+        for (tool, _), text in zip(asked, outcomes, strict=True):
+            if text is not None:
+                names = [n for n in names_in_result(text) if mask_secrets(n, secrets) == n]
+                found.setdefault(tool.server, []).extend(names)
+        for server, names in found.items():
+            self.rows[server] = list(dict.fromkeys(names))[:MAX_NAMES]
+
     def _save(self) -> None:
         if self.path is None:
             return
@@ -218,7 +273,7 @@ class Contents:
         try:
             words = {k: sorted(v) for k, v in self.words.items()}
             kept = {"names": self.names, "words": words, "fields": self.fields, "roots": self.roots}
-            kept["numeric"] = self.numeric
+            kept["numeric"], kept["rows"] = self.numeric, self.rows
             temporary.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
             temporary.chmod(0o600)  # names of the user's own records: theirs to read only
             os.replace(temporary, self.path)

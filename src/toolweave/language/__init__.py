@@ -13,19 +13,25 @@ meaning `parameters.py` reads from their names; `text.py` holds the one sentence
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from toolweave.language.clauses import split_clauses
 from toolweave.language.cues import is_multi_hop, is_small_talk, split_deferral
-from toolweave.language.records import unnamed_reference
+from toolweave.language.records import cased_as_held, unnamed_reference
 from toolweave.language.values import read_values
 from toolweave.types import Clause, QuestionAnalysis
 
 __all__ = ["analyse", "clause_of"]
 
 
-def analyse(question: str, today: date, earlier: str = "") -> QuestionAnalysis:
-    """`earlier` is the conversation so far: a "there" may point at a place it named."""
+def analyse(
+    question: str, today: date, earlier: str = "", names: Iterable[str] = ()
+) -> QuestionAnalysis:
+    """`earlier` is the conversation so far: a "there" may point at a place it named. `names`
+    are those the servers hold: one the question writes in lower case is read as held
+    (`cased_as_held`); `QuestionAnalysis.question` stays as written."""
+    asked, question = question, cased_as_held(question, names)
     kept, declined = [], []
     for text in split_clauses(question, earlier):
         rest, deferral = split_deferral(text)
@@ -35,7 +41,7 @@ def analyse(question: str, today: date, earlier: str = "") -> QuestionAnalysis:
         kept, declined = split_clauses(question, earlier), []
     clauses = [clause_of(i, text, today) for i, text in enumerate(kept)]
     return QuestionAnalysis(
-        question=question,
+        question=asked,
         today=today,
         clauses=clauses,
         declined=declined,

@@ -249,6 +249,22 @@ def _field_said(field: str, text: str) -> re.Match[str] | None:
     return owned or before or re.search(rf"{ARROW}\s*{word}\s+\w", text, re.IGNORECASE)
 
 
+def cased_as_held(text: str, names: Iterable[str]) -> str:
+    """The text with each name of two or more capitalised words that the servers hold (their
+    records, their tables' rows) written as held where the text writes it in another case
+    ("emma schultz closed her acct": Emma Schultz), so that the rules that know a name by its
+    capitals know this one. Only the case changes: every offset stays. A name of one word is
+    left as written: "bob" or "rose" may be a word."""
+    lowered = text.lower()
+    for name in names:
+        words = name.split()
+        if name.lower() not in lowered or len(words) < 2 or not all(w[:1].isupper() for w in words):
+            continue
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        text = pattern.sub(name.replace("\\", "\\\\"), text)  # a case is of one length
+    return text
+
+
 def held_in(clause: Clause, held: Mapping[str, Iterable[str]]) -> list[Quoted]:
     """Where the clause names what the servers hold, with the name as held; a plural name in
     lowercase also by its singular ("order 4" names `orders`)."""
