@@ -80,8 +80,9 @@ class MCPSettings(_Section):
     reconnect: bool = True
     max_backoff_s: float = Field(30.0, gt=0)
     # Learn the names each server holds (tables, entities) from its argument-free listing tools
-    # (list_*, read_*), and a table's columns from a tool that describes one, when it starts
-    # and after a question changed it (catalog/contents.py).
+    # (list_*, read_*), a table's columns from a tool that describes one and the names in its
+    # rows from a tool that runs a SELECT, when it starts and after a question changed it
+    # (catalog/contents.py).
     sample_contents: bool = True
 
 

@@ -15,7 +15,8 @@ Schultz"), by which a name the user types in lowercase is known ("emma schultz c
 account"); nothing else of the rows is kept. All are kept beside
 the tool index (contents.json), with the folders a listing of paths says a server may reach
 (server-filesystem's allowed directories), so a server not started yet is still known by what
-it held; they are used only to match questions, never as instructions or arguments.
+it held; they are used only to match questions (and to give a name typed in lower case its
+held case), never as instructions or arguments of their own.
 """
 
 from __future__ import annotations
