@@ -382,3 +382,35 @@ async def test_the_tools_own_name_in_the_request_is_no_value() -> None:
     density = tool({"unit": STRING}, ["unit"], name="calculate_density")
     filled = await fill_arguments(density, c("use the function 'calculate_density'"), NoLLM())
     assert "unit" not in filled.arguments
+
+
+RELATION = {
+    "type": "object",
+    "properties": {
+        "from": {
+            "type": "string",
+            "description": "The name of the entity where the relation starts",
+        },
+        "to": {"type": "string", "description": "The name of the entity where the relation ends"},
+        "relationType": {"type": "string", "description": "The type of the relation"},
+    },
+    "required": ["from", "to", "relationType"],
+}
+CREATE_RELATIONS = tool(
+    {"relations": {"type": "array", "items": RELATION}}, ["relations"], name="create_relations"
+)
+
+
+async def test_a_relation_s_ends_are_names_the_request_gives() -> None:
+    """Seen with Qwen2.5-Coder: "add that company to my knowledge graph" after reading about
+    "the bakery's flour supplier" had made a relation from "supplier" to "Bakery"."""
+    clause = c("see where the bakery's flour supplier buys and add that company to my graph")
+    made_up = '{"relations": [{"from": "supplier", "to": "Bakery", "relationType": "supplier"}]}'
+    filled = await fill_arguments(CREATE_RELATIONS, clause, ScriptedLLM(made_up))
+    assert filled.problem is not None and "relations" in filled.problem.text
+    given = c("link Initech to Acme Corp in my graph with the relation competes with")
+    named = (
+        '{"relations": [{"from": "Initech", "to": "Acme Corp", "relationType": "competes with"}]}'
+    )
+    filled = await fill_arguments(CREATE_RELATIONS, given, ScriptedLLM(named))
+    assert filled.problem is None, filled.problem

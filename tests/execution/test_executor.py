@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,8 @@ from toolweave.execution.scheduler import Budget, Event
 from toolweave.language import clause_of
 from toolweave.models.base import NoLLM
 from toolweave.types import Candidate, Observation, Plan, ProblemKind, Step
+
+from ..fakes import ScriptedLLM
 
 pytestmark = pytest.mark.anyio
 TODAY = date(2026, 11, 22)
@@ -296,3 +299,61 @@ async def test_no_change_is_made_while_another_change_of_the_plan_lacks_a_value(
     async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
         observations = await run_plan(Plan(steps=[moved]), pool.tools, pool, NoLLM())
     assert observations[0].ok
+
+
+def orders_of(person: str) -> str:
+    """The orders a person placed"""
+    return str([{"item": "Laptop stand", "amount": 29.99}, {"item": "USB-C cable", "amount": 9.5}])
+
+
+def add_observations(observations: list[dict[str, Any]]) -> str:
+    """Add observations to existing entities"""
+    return json.dumps(observations)
+
+
+async def _read_then_note(tmp_path: Path, llm: ScriptedLLM, change: str) -> list[Observation]:
+    read = Step(
+        id="s1",
+        clause=clause_of(0, "what did Ada order?", TODAY),
+        server="shop",
+        tool="orders_of",
+        arguments={"person": "Ada"},
+    )
+    noted = Step(
+        id="s2", clause=clause_of(1, change, TODAY), server="shop", tool="add_observations"
+    )
+    native = {"shop": [orders_of, add_observations]}
+    async with ServerPool({}, log_dir=tmp_path, native=native) as pool:
+        return await run_plan(Plan(steps=[read, noted]), pool.tools, pool, llm)
+
+
+def _noted(text: str) -> str:
+    return json.dumps({"observations": [{"entityName": "Ada", "contents": [text]}]})
+
+
+async def test_a_change_that_points_at_what_was_read_is_written_from_it(tmp_path: Path) -> None:
+    """ "what did Alice order? -> note it on Alice in memory" had asked for the observation."""
+    llm = ScriptedLLM(_noted("ordered a Laptop stand and a USB-C cable"))
+    observations = await _read_then_note(tmp_path, llm, "note it on Ada")
+    assert [o.ok for o in observations] == [True, True]
+    assert (
+        json.loads(observations[1].text)
+        == json.loads(_noted("ordered a Laptop stand and a USB-C cable"))["observations"]
+    )
+    assert "Laptop stand" in llm.calls[0][1]["content"]  # the model was shown what was read
+
+
+async def test_a_change_written_from_what_was_read_states_nothing_else(tmp_path: Path) -> None:
+    llm = ScriptedLLM(_noted("ordered a Monitor on 2 May"))  # neither was read
+    observations = await _read_then_note(tmp_path, llm, "note it on Ada")
+    assert observations[0].ok and not observations[1].ok
+    assert "needs the observations, which the request does not give" in (
+        observations[1].error or ""
+    )
+
+
+async def test_a_change_that_does_not_point_back_is_not_written_from_a_read(tmp_path: Path) -> None:
+    llm = ScriptedLLM(_noted("ordered a Laptop stand"))
+    observations = await _read_then_note(tmp_path, llm, "add an observation on Ada")
+    assert not observations[1].ok  # the observation is asked for
+    assert all("Laptop stand" not in m["content"] for call in llm.calls for m in call)

@@ -10,6 +10,7 @@ from toolweave.language.cues import (
     lines_asked,
     names_again,
     negation_agrees,
+    points_back,
     request_start,
     searchable,
     tells_me,
@@ -155,3 +156,15 @@ def test_a_request_starts_after_the_sentences_telling_why() -> None:
     assert text[request_start(text) :] == "could you delete the relation?"
     assert request_start("Bob: remove 'likes tea'") == 0  # what it is about, not why
     assert request_start("What is 2+2?") == 0
+
+
+def test_a_request_that_points_at_what_the_one_before_found() -> None:
+    for clause in (
+        "→ note it on Alice in memory",
+        "save that price in a new file /f/cake.txt",
+        "add them to memory as a person",
+        "put his email into /f/a.txt",
+    ):
+        assert points_back(clause), clause
+    for clause in ("note that Bob likes tea", "create /f/b.txt", "add an item to /f/todo.md"):
+        assert not points_back(clause), clause

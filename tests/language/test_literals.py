@@ -12,7 +12,7 @@ from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
 from toolweave.language.cues import asks_for_action, asks_to_change, split_deferral
 from toolweave.language.parameters import is_statement
-from toolweave.language.spans import ground, phrases, snap, written_from
+from toolweave.language.spans import composed_from, ground, phrases, snap, written_from
 from toolweave.language.values import read_values
 from toolweave.types import ToolSpec
 
@@ -287,3 +287,14 @@ def test_the_phrases_a_value_may_be_copied_from() -> None:
     assert "Treaty of Lisbon" in named and "Treaty" not in named and "New" not in named
     # Nor with the verb a request opens with.
     assert not any(p.startswith(("Find", "What")) for p in found)
+
+
+def test_a_value_composed_from_what_was_read_states_only_facts_found_there() -> None:
+    request = "what did alice martin order (db)? → note it on Alice in memory"
+    rows = "[{'item': 'Laptop stand', 'amount': 29.99}, {'item': 'USB-C cable', 'amount': 9.5}]"
+    texts = [request, rows]
+    assert composed_from(["ordered a Laptop stand and a USB-C cable"], texts)
+    assert composed_from({"entityName": "Alice", "contents": ["Laptop stand: 29.99"]}, texts)
+    assert not composed_from(["ordered a Laptop stand on 2 May"], texts)  # no date was read
+    assert not composed_from(["Laptop stand for 30.00"], texts)  # nor that price
+    assert not composed_from(["bought a Monitor"], texts)  # nor the thing

@@ -5,12 +5,16 @@ validated with jsonschema).
 Each argument records its origin so a trace shows who chose it: "plan" (the plan gave it),
 "extracted", "question" (a search given the clause's own words), "chosen" (the LLM proposed it and
 it stands in the clause: the clause's words are used, as written) or "generated" (the LLM wrote
-it). A generated value the user should have given is asked for, not used (`_invented`).
+it). A generated value the user should have given is asked for, not used (`_invented`). A change
+the request points at what earlier steps read for ("what did Alice order? -> note it on Alice")
+is written from those results (`read`): a value the model writes from them is used only when
+every fact in it stands in the request or in them (`spans.composed_from`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from toolweave.catalog.documents import describe_parameters
@@ -37,7 +41,7 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.records import names_in
-from toolweave.language.spans import HIDDEN, ground, phrases, snap, written_from
+from toolweave.language.spans import HIDDEN, composed_from, ground, phrases, snap, written_from
 from toolweave.language.sql import row_change_asked
 from toolweave.language.text import readable_name
 from toolweave.language.values import blank_spans
@@ -48,6 +52,7 @@ from toolweave.types import Clause, Problem, ProblemKind, ToolSpec
 
 # Values only the user can give: no model may make them up, for any tool.
 USER_KINDS = NUMERIC_KINDS | LOCATOR_KINDS | {"date", "time"}
+MAX_READ_CHARS = 2_000  # of each result a change is written from: what a small model can read
 
 
 async def fill_arguments(
@@ -57,9 +62,12 @@ async def fill_arguments(
     *,
     given: dict[str, Any] | None = None,
     given_origins: dict[str, str] | None = None,
+    read: list[str] | None = None,
 ) -> Filled:
     """Arguments for `tool` to serve `clause`: valid for its input schema, or with a problem.
-    `given` arguments (the plan's, earlier results filled in) win over what is extracted."""
+    `given` arguments (the plan's, earlier results filled in) win over what is extracted;
+    `read` are the results the clause points at, which a value the model writes may take
+    facts from."""
     schema = tool.input_schema
     references = [n for n, origin in (given_origins or {}).items() if origin == "reference"]
     filled = extract_arguments(schema, clause, references)
@@ -73,9 +81,9 @@ async def fill_arguments(
             filled.put(name, value, origin)
     missing = [n for n in schema.get("required") or [] if n not in filled.arguments]
     if missing:
-        await _fill_with_llm(tool, clause, llm, missing, filled)
+        await _fill_with_llm(tool, clause, llm, missing, filled, read or [])
     _coerce(filled.arguments, schema.get("properties") or {})
-    if invented := _invented(tool, filled, clause):
+    if invented := _invented(tool, filled, clause, read or []):
         filled.problem = _needs(tool, invented)
     elif problems := schema_problems(filled.arguments, schema):
         text = "arguments do not fit the tool's schema: " + "; ".join(problems)
@@ -120,7 +128,7 @@ def _nothing_to_change(tool: ToolSpec, arguments: dict[str, Any]) -> str | None:
 
 
 async def _fill_with_llm(
-    tool: ToolSpec, clause: Clause, llm: LLM, missing: list[str], filled: Filled
+    tool: ToolSpec, clause: Clause, llm: LLM, missing: list[str], filled: Filled, read: list[str]
 ) -> None:
     properties = tool.input_schema.get("properties") or {}
     sub_schema = {
@@ -136,13 +144,18 @@ async def _fill_with_llm(
             for n in missing
         },
     }
-    messages = load_prompt("fill_arguments").messages(
-        tool=tool.name,
-        description=tool.description or readable_name(tool.name),
-        request=clause.text,
-        known=json.dumps(filled.arguments),
-        parameters=describe_parameters(sub_schema),
-    )
+    said = {
+        "tool": tool.name,
+        "description": tool.description or readable_name(tool.name),
+        "request": clause.text,
+        "known": json.dumps(filled.arguments),
+        "parameters": describe_parameters(sub_schema),
+    }
+    if read:
+        results = "\n".join(f"- {text[:MAX_READ_CHARS]}" for text in read)
+        messages = load_prompt("compose_arguments").messages(**said, read=results)
+    else:
+        messages = load_prompt("fill_arguments").messages(**said)
     try:
         values = await complete_json(llm, messages, sub_schema, sampled=sampled)
     except LLMError as exc:
@@ -218,22 +231,27 @@ def _put_proposal(filled: Filled, name: str, proposed: Any, text: str) -> None:
         filled.generated[name] = lost
 
 
-def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
+def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -> list[str]:
     """The parameters whose generated values a user should have given: for a tool that changes
-    things, any but SQL, code and classifications; for one that only reads, the numbers, dates,
-    times, paths, addresses and names of things (a timezone or SQL written from the request is
-    fine, a URL, a table's name or a second number for "add 17 to a number" is not), and a
-    timezone that is not a place or zone the request names ("what time is it there?")."""
+    things, any but SQL, code and classifications, or, for a change written from what was
+    `read`, any but one whose every fact stands in the request or those results (never a path
+    or an address); for one that only reads, the numbers, dates, times, paths, addresses and
+    names of things (a timezone or SQL written from the request is fine, a URL, a table's name
+    or a second number for "add 17 to a number" is not), and a timezone that is not a place or
+    zone the request names ("what time is it there?")."""
     properties = tool.input_schema.get("properties") or {}
     changes, request = changes_things(tool), clause.text
+    sources = [request, *read]
     invented = []
     for name, paths in filled.generated.items():
         prop = properties.get(name, {})
+        value = filled.arguments.get(name)
+        if read and _composed(name, prop, value, paths, sources):
+            continue
         if param_kind(name, prop) == "timezone" and not _zone_said(clause, name, filled.arguments):
             invented.append(readable_name(name))
             continue
         if may_be_written(name, prop):
-            value = filled.arguments.get(name)
             if _parrots(value, prop) or (
                 changes and isinstance(value, str) and not written_from(value, request)
             ):  # "CREATE TABLE SQL statement"; a table made up for "add a new user"
@@ -249,10 +267,38 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause) -> list[str]:
         if modelled and takes_sql(name, prop):
             if not _asked_sql(value, sql_kinds(name, prop), request):
                 invented.append(readable_name(name))
-        elif modelled and changes and not _names_given(value, clause):
+        elif modelled and changes and not _names_given(value, clause, read, prop):
             # "add a new project to my knowledge graph": the model made an entity "project".
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+# The keys of what a change may be given that the model wrote from what was read: a text, an
+# observation's contents (not a relation's ends or type, a path or an address).
+_CONTENT_KEYS = PAYLOAD_NAMES | {"contents", "observations", "content"}
+
+
+def _composed(
+    name: str, prop: dict[str, Any], value: Any, paths: list[str], sources: list[str]
+) -> bool:
+    """Whether a value the model wrote for a change from what was read may be used: every fact
+    in it stands in the request or the results (`sources`), and it is content, or a name the
+    records it makes take from them (`_names_given` checks those), or SQL whose quoted values
+    and numbers all stand there ("INSERT INTO orders ... VALUES (3, 'Baguette', 2.20)" after
+    reading the price list)."""
+    if param_kind(name, prop) in LOCATOR_KINDS or not isinstance(value, (str, list, dict)):
+        return False
+    if may_be_written(name, prop):
+        said = " ".join(sources)
+        literals = re.findall(r"'((?:[^']|'')*)'", value) if isinstance(value, str) else []
+        return (
+            isinstance(value, str)
+            and written_from(value, said)
+            and composed_from(literals + re.findall(r"\b\d+(?:\.\d+)?\b", value), sources)
+        )
+    keys = [next((k for k in reversed(p.split(".")) if k and not k.isdigit()), name) for p in paths]
+    fits = all(key in _CONTENT_KEYS or names_a_thing(key) for key in keys)
+    return fits and composed_from(value, sources)
 
 
 def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
@@ -265,19 +311,28 @@ def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
     return not asked or is_statement(value, (asked,))
 
 
-def _names_given(value: Any, clause: Clause) -> bool:
-    """Whether every name the model wrote into a change's records (`entityName`, `name`) is a
-    name the request gives."""
+def _names_given(value: Any, clause: Clause, read: list[str], prop: dict[str, Any]) -> bool:
+    """Whether every name the model wrote into a change's records (`entityName`, `name`, or a
+    field its schema says is "the name of" something: a relation's `from` and `to`) is a name
+    the request gives, or one written in what it points at (`read`: "who bought the Monitor?
+    add them to memory")."""
     names = {n.value for n in names_in(clause)} | {h.value for h in clause.held}
     records = value if isinstance(value, list) else []
+    fields = ((prop.get("items") or {}).get("properties")) or {}
     written = [
         v
         for item in records
         if isinstance(item, dict)
         for key, v in item.items()
-        if names_a_thing(key) and isinstance(v, str)
+        if (names_a_thing(key) or _names_one(fields.get(key) or {})) and isinstance(v, str)
     ]
-    return all(v in names for v in written)
+    return all(v in names or any(v in text for text in read) for v in written)
+
+
+def _names_one(field: dict[str, Any]) -> bool:
+    """A record's field described as a name: "The name of the entity where the relation
+    starts" (server-memory's `from`)."""
+    return str(field.get("description", "")).lower().startswith("the name of")
 
 
 def _zone_said(clause: Clause, name: str, arguments: dict[str, Any]) -> bool:

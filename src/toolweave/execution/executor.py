@@ -8,6 +8,10 @@ without consent, or anything not read-only in a dry run; the refusal is the step
 After it, a tool that changes things and answered nothing but a one-line error message has
 failed (mcp-server-sqlite reports bad SQL as a result, not with isError).
 
+Written from what was read: a change that lacks a value the request does not give but points at
+what the request's earlier parts read ("what did Alice order? -> note it on Alice") waits for
+those reads and is filled from them (arguments.py checks that what the model wrote stands there).
+
 Self-reflection: a step whose tool cannot be given its required arguments asks `reflect` (the
 index searched again with the step's own words, deeper than its shortlist) for other tools and
 takes the first whose arguments it can fill.
@@ -39,7 +43,7 @@ from toolweave.language.binding import (
     names_folders,
     other_kind_of_path,
 )
-from toolweave.language.cues import asks_for_action
+from toolweave.language.cues import asks_for_action, points_back
 from toolweave.language.numbers import numbers
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
@@ -134,7 +138,11 @@ async def run_plan(
             if problem := _no_locator(step.arguments, wholes, by_key[step.key]):
                 return Observation.of(step, error=f"not run: {problem}")
         given = dict(step.arguments)
-        await prepare_step(step, by_key, llm)
+        # Each read as its request and what came back: "what did Ada order? → [...]".
+        read = [
+            f"{clauses[i]} → {inputs[i].text}" for i in composed.get(step.id, []) if i in inputs
+        ]
+        await prepare_step(step, by_key, llm, read)
         if step.problem is not None and step.problem.kind == ProblemKind.ARGUMENTS:
             step.arguments = given
             await reconsider(step)
@@ -188,7 +196,9 @@ async def run_plan(
             else None
         ),
     )
-    _wait_for_what_is_unsaid(plan, by_key)
+    composed = _written_from_reads(plan, by_key)
+    clauses = {step.id: step.clause.text for step in plan.steps}
+    _wait_for_what_is_unsaid(plan, by_key, composed)
     result = await scheduler.run(plan)
     return [
         _called(result.observations[step.id], step.id in called)
@@ -198,14 +208,48 @@ async def run_plan(
     ]
 
 
-def _wait_for_what_is_unsaid(plan: Plan, by_key: Mapping[str, ToolSpec]) -> None:
+def _written_from_reads(plan: Plan, by_key: Mapping[str, ToolSpec]) -> dict[str, list[str]]:
+    """The changes that lack a value the request does not give but point at what its earlier
+    requests read ("what did Alice order? -> note it on Alice in memory", "get the phone number
+    from <url> and remember it under Rosa's Bakery"), each with the reads it is written from;
+    they wait for those reads. A read the planner added on its own is none of them: only the
+    user's own earlier requests count."""
+    composed: dict[str, list[str]] = {}
+    for step in plan.steps:
+        tool = by_key.get(step.key)
+        if step.problem is not None or tool is None or not changes_things(tool):
+            continue
+        if not points_back(step.clause.text) or unsaid(tool, step.clause, step.arguments) is None:
+            continue
+        reads = [
+            s.id
+            for s in plan.steps
+            if s.clause.index < step.clause.index
+            and s.problem is None
+            and s.key in by_key
+            and not changes_things(by_key[s.key])
+            and step.id not in s.depends_on
+        ]
+        if reads:
+            composed[step.id] = reads
+            step.depends_on = list(dict.fromkeys([*step.depends_on, *reads]))
+    return composed
+
+
+def _wait_for_what_is_unsaid(
+    plan: Plan, by_key: Mapping[str, ToolSpec], composed: Collection[str] = ()
+) -> None:
     """When a change of the plan lacks a value the user must say ("stage app.py and commit it
     with that message"), its other changes wait too: the user is asked before anything is
-    changed, not after half of it."""
+    changed, not after half of it. A change written from what was read (`composed`) lacks
+    nothing yet."""
     changes = [
         (step, by_key[step.key])
         for step in plan.steps
-        if step.problem is None and step.key in by_key and changes_things(by_key[step.key])
+        if step.problem is None
+        and step.key in by_key
+        and changes_things(by_key[step.key])
+        and step.id not in composed
     ]
     unsaid_by = {step.id: unsaid(tool, step.clause, step.arguments) for step, tool in changes}
     if len(changes) < 2 or not any(unsaid_by.values()):

@@ -21,8 +21,11 @@ def choose_tool(step: Step, tools: dict[str, ToolSpec]) -> ToolSpec | None:
     return tools[max(shortlist, key=lambda c: fits[c.tool.key]).tool.key]
 
 
-async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None:
-    """Bind the step to its tool and valid arguments, or record why it cannot run."""
+async def prepare_step(
+    step: Step, tools: dict[str, ToolSpec], llm: LLM, read: list[str] | None = None
+) -> None:
+    """Bind the step to its tool and valid arguments, or record why it cannot run; `read` are
+    the results of earlier steps its clause points at (`execution/arguments.py`)."""
     if step.problem is not None:
         return
     tool = choose_tool(step, tools)
@@ -31,7 +34,12 @@ async def prepare_step(step: Step, tools: dict[str, ToolSpec], llm: LLM) -> None
         step.problem = Problem(kind=ProblemKind.NOT_CONNECTED, text=text)
         return
     filled = await fill_arguments(
-        tool, step.clause, llm, given=step.arguments, given_origins=step.argument_origins
+        tool,
+        step.clause,
+        llm,
+        given=step.arguments,
+        given_origins=step.argument_origins,
+        read=read,
     )
     step.server, step.tool = tool.server, tool.name
     step.arguments, step.argument_origins, step.problem = (

@@ -261,6 +261,24 @@ def refers_back(clause: str, *, possessive: bool = False, personal: bool = False
     )
 
 
+# "→ note it on Alice", "save that price in cake.txt": a request that goes on from the one
+# before, or a fact named by "that" ("that Bob likes tea" states one).
+_GOES_ON = re.compile(
+    r"^\W*(?:→|->|=>)|\bthat\s+(?!(?:he|she|it|they|we|i|you|the|a|an|his|her|their)\b)[a-z]+\b"
+)
+
+
+def points_back(clause: str) -> bool:
+    """Whether a request points at what the requests before it found ("note it on Alice",
+    "add them to memory", "his email", "→ save on Project Falcon", "at that price"), rather
+    than saying all it needs itself."""
+    return (
+        refers_back(clause, possessive=True, personal=True)
+        or _THESE.search(clause) is not None
+        or _GOES_ON.search(clause) is not None
+    )
+
+
 # What a tool that changes something does, by the verb in its name, and the words a request for
 # it uses: "how many entities are there" asks for no delete_entities.
 _ACTIONS = {

@@ -168,3 +168,36 @@ def written_from(value: str, text: str) -> bool:
 
 def _stem(word: str) -> str:
     return re.sub(r"(?<=\w{3})s$", "", word)
+
+
+# Words a value written from what was read may add of its own: they say no fact ("ordered a
+# Laptop stand and a USB-C cable": "a", "and").
+_LINKING = _EDGE_WORDS | {"has", "have", "had", "not", "no", "per", "each", "also", "both"}
+
+
+def composed_from(value: Any, texts: list[str]) -> bool:
+    """Whether every fact a value the model wrote states stands in `texts` (the request and the
+    results it points at): each number as written there, each other word by its stem (its
+    linking words aside). "ordered Laptop stand, USB-C cable" from "what did Alice order?" and
+    rows that hold both items is; "ordered a Laptop on 2 May" from rows without a date is not."""
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, (int, float)):
+        return composed_from(str(value), texts)
+    if isinstance(value, dict):
+        return all(composed_from(v, texts) for v in value.values())
+    if isinstance(value, list):
+        return all(composed_from(v, texts) for v in value)
+    said = " ".join(texts).lower()
+    numbers = set(re.findall(r"\d+(?:\.\d+)?", said))
+    stems = {_stem(w) for w in _WORD.findall(said)} | {_verb_stem(w) for w in _WORD.findall(said)}
+    text = str(value).lower()
+    facts = [w for w in _WORD.findall(re.sub(r"\d+(?:\.\d+)?", " ", text)) if w not in _LINKING]
+    return all(n in numbers for n in re.findall(r"\d+(?:\.\d+)?", text)) and all(
+        _stem(w) in stems or _verb_stem(w) in stems for w in facts
+    )
+
+
+def _verb_stem(word: str) -> str:
+    """ "ordered", "orders" and "ordering" are "order"."""
+    return re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)
