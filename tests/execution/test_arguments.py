@@ -277,6 +277,14 @@ async def test_sql_the_model_writes_must_be_a_statement() -> None:
     create_table = tool({"query": described}, ["query"], "create_table")
     filled = await fill_arguments(create_table, c(asked), llm)
     assert filled.problem is not None and "needs the query" in filled.problem.text
+    # nor one with a value nobody gave (Qwen2.5-Coder wrote a city for "update her city").
+    update = "UPDATE users SET city = 'New York' WHERE name = 'Emma Schultz'"
+    llm = ScriptedLLM(f'{{"query": "{update}"}}')
+    filled = await fill_arguments(WRITE_QUERY, c("update Emma Schultz's city in users"), llm)
+    assert filled.problem is not None and "needs the query" in filled.problem.text
+    llm = ScriptedLLM('{"query": "UPDATE orders SET amount = 10 WHERE id = 6"}')
+    filled = await fill_arguments(WRITE_QUERY, c("change the amount on order 6"), llm)
+    assert filled.problem is not None and "needs the query" in filled.problem.text
 
 
 async def test_a_reading_tool_gets_no_made_up_name_of_a_thing() -> None:

@@ -253,7 +253,7 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
             continue
         if may_be_written(name, prop):
             if _parrots(value, prop) or (
-                changes and isinstance(value, str) and not written_from(value, request)
+                changes and isinstance(value, str) and not _statement_from(value, [request])
             ):  # "CREATE TABLE SQL statement"; a table made up for "add a new user"
                 invented.append(readable_name(name))
             continue
@@ -289,16 +289,19 @@ def _composed(
     if param_kind(name, prop) in LOCATOR_KINDS or not isinstance(value, (str, list, dict)):
         return False
     if may_be_written(name, prop):
-        said = " ".join(sources)
-        literals = re.findall(r"'((?:[^']|'')*)'", value) if isinstance(value, str) else []
-        return (
-            isinstance(value, str)
-            and written_from(value, said)
-            and composed_from(literals + re.findall(r"\b\d+(?:\.\d+)?\b", value), sources)
-        )
+        return isinstance(value, str) and _statement_from(value, sources)
     keys = [next((k for k in reversed(p.split(".")) if k and not k.isdigit()), name) for p in paths]
     fits = all(key in _CONTENT_KEYS or names_a_thing(key) for key in keys)
     return fits and composed_from(value, sources)
+
+
+def _statement_from(value: str, sources: list[str]) -> bool:
+    """Whether a statement the model wrote for a change (SQL) takes its names from `sources`
+    (`spans.written_from`) and every value it quotes and every number in it too: "UPDATE users
+    SET city = 'New York'" for "update Emma Schultz's city" is a city nobody gave."""
+    literals = re.findall(r"'((?:[^']|'')*)'", value)
+    numbers = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", re.sub(r"'(?:[^']|'')*'", " ", value))
+    return written_from(value, " ".join(sources)) and composed_from(literals + numbers, sources)
 
 
 def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
