@@ -422,3 +422,16 @@ async def test_a_relation_s_ends_are_names_the_request_gives() -> None:
     )
     filled = await fill_arguments(CREATE_RELATIONS, given, ScriptedLLM(named))
     assert filled.problem is None, filled.problem
+
+
+async def test_names_of_things_to_delete_are_names_the_request_gives() -> None:
+    """Seen with Qwen2.5-Coder: "Please delete that company from my knowledge graph" deleted
+    an entity "company" (there was none; the user is asked which)."""
+    names = {"type": "array", "items": STRING, "description": "An array of entity names"}
+    delete = tool({"entityNames": names}, ["entityNames"], name="delete_entities")
+    llm = ScriptedLLM('{"entityNames": ["company"]}')
+    filled = await fill_arguments(delete, c("Please delete that company from my graph"), llm)
+    assert filled.problem is not None and "entity names" in filled.problem.text
+    llm = ScriptedLLM('{"entityNames": ["Globex"]}')
+    filled = await fill_arguments(delete, c("Please delete Globex from my graph"), llm)
+    assert filled.problem is None and filled.arguments == {"entityNames": ["Globex"]}

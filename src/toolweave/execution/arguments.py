@@ -267,7 +267,7 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
         if modelled and takes_sql(name, prop):
             if not _asked_sql(value, sql_kinds(name, prop), request):
                 invented.append(readable_name(name))
-        elif modelled and changes and not _names_given(value, clause, read, prop):
+        elif modelled and changes and not _names_given(name, value, clause, read, prop):
             # "add a new project to my knowledge graph": the model made an entity "project".
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
@@ -314,11 +314,13 @@ def _asked_sql(value: Any, kinds: tuple[str, ...], request: str) -> bool:
     return not asked or is_statement(value, (asked,))
 
 
-def _names_given(value: Any, clause: Clause, read: list[str], prop: dict[str, Any]) -> bool:
+def _names_given(
+    name: str, value: Any, clause: Clause, read: list[str], prop: dict[str, Any]
+) -> bool:
     """Whether every name the model wrote into a change's records (`entityName`, `name`, or a
-    field its schema says is "the name of" something: a relation's `from` and `to`) is a name
-    the request gives, or one written in what it points at (`read`: "who bought the Monitor?
-    add them to memory")."""
+    field its schema says is "the name of" something: a relation's `from` and `to`), or into a
+    list of names (`entityNames`), is a name the request gives, or one written in what it
+    points at (`read`: "who bought the Monitor? add them to memory")."""
     names = {n.value for n in names_in(clause)} | {h.value for h in clause.held}
     records = value if isinstance(value, list) else []
     fields = ((prop.get("items") or {}).get("properties")) or {}
@@ -329,6 +331,8 @@ def _names_given(value: Any, clause: Clause, read: list[str], prop: dict[str, An
         for key, v in item.items()
         if (names_a_thing(key) or _names_one(fields.get(key) or {})) and isinstance(v, str)
     ]
+    if readable_name(name).split()[-1:] == ["names"]:  # "delete that company": no "company"
+        written += [v for v in records if isinstance(v, str)]
     return all(v in names or any(v in text for text in read) for v in written)
 
 
