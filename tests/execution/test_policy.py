@@ -83,3 +83,14 @@ async def test_a_tool_that_changes_things_runs_only_when_its_action_is_asked_for
     # A verb the table does not know: nothing can be told, the consent rules decide.
     gzip = tool("gzip-file-as-resource", read_only=False, destructive=False)
     assert await policy.refusal(step(gzip, "compress it"), gzip) is None
+    # Nor does a tool that declares nothing but whose name says it changes things: an
+    # address after an arrow is no memo for mcp-server-sqlite's append_insight.
+    memo = ToolSpec(
+        server="sqlite",
+        name="append_insight",
+        description="Add a business insight to the memo",
+        input_schema={"type": "object", "properties": {"insight": {"type": "string"}}},
+    )
+    refused = await policy.refusal(step(memo, "→ dmitri.volkov@example.net"), memo)
+    assert refused == "not run: the question does not ask for what sqlite.append_insight does"
+    assert await policy.refusal(step(memo, "add an insight: sales rose"), memo) is None

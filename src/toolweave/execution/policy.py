@@ -5,8 +5,9 @@
       readOnlyHint false without one:    `policy.auto_approve` or in its server's `autoApprove`
       the spec's default)                (as desktop clients write it), or a yes on a terminal
     anything else that is not read-only runs, unless the run is a dry run
-    a tool that says it changes things  runs only when its clause asks for that action
-      (readOnlyHint false)               ("how many entities are there" deletes none)
+    a tool that changes things          runs only when its clause asks for that action
+      (readOnlyHint false, or its name   ("how many entities are there" deletes none)
+      says so: append_insight)
     dry run (`--dry-run`)               only read-only tools run; the plan shows the rest
 
 Annotations are the server's own word, which is why a tool that says nothing is not trusted to
@@ -20,6 +21,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 
 from toolweave.language.cues import asks_for_action
+from toolweave.language.parameters import changes_things
 from toolweave.types import ServerSpec, Step, ToolSpec
 
 Confirm = Callable[[Step, ToolSpec], Awaitable[bool]]
@@ -51,7 +53,9 @@ class Policy:
             return None
         if self.dry_run:
             return DRY_RUN
-        if tool.hints.read_only is False and asks_for_action(tool, step.clause.text) is False:
+        # Declared (readOnlyHint: false) or said by its name (mcp-server-sqlite's append_insight,
+        # which declares nothing): "dmitri volkov's email → dmitri.volkov@example.net" is no memo.
+        if changes_things(tool) and asks_for_action(tool, step.clause.text) is False:
             return f"not run: the question does not ask for what {tool.key} does"
         if not may_destroy(tool) or self.approve_all or is_approved(tool, self.approved):
             return None
