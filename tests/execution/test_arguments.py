@@ -435,3 +435,16 @@ async def test_names_of_things_to_delete_are_names_the_request_gives() -> None:
     llm = ScriptedLLM('{"entityNames": ["Globex"]}')
     filled = await fill_arguments(delete, c("Please delete Globex from my graph"), llm)
     assert filled.problem is None and filled.arguments == {"entityNames": ["Globex"]}
+
+
+async def test_a_path_the_model_gives_a_change_is_one_the_request_writes_whole() -> None:
+    """Seen with Qwen2.5-Coder: "make a new subfolder in /srv/files/projects" made the folder
+    "srv/files/projects" (the part after the slash), relative to the server's own folder."""
+    mkdir = tool(
+        {"path": {"type": "string", "description": "Path of the directory"}},
+        ["path"],
+        name="create_directory",
+    )
+    llm = ScriptedLLM('{"path": "srv/files/projects"}')
+    filled = await fill_arguments(mkdir, c("make a new subfolder in /srv/files/projects"), llm)
+    assert filled.problem is not None and "path" in filled.problem.text

@@ -270,6 +270,13 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
         elif modelled and changes and not _names_given(name, value, clause, read, prop):
             # "add a new project to my knowledge graph": the model made an entity "project".
             invented.append(readable_name(name))
+        elif (
+            modelled
+            and changes
+            and param_kind(name, prop) in LOCATOR_KINDS
+            and not _whole_locators(value, clause)
+        ):  # "/tmp/x/projects" chosen as "tmp/x/projects"
+            invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
 
 
@@ -334,6 +341,16 @@ def _names_given(
     if readable_name(name).split()[-1:] == ["names"]:  # "delete that company": no "company"
         written += [v for v in records if isinstance(v, str)]
     return all(v in names or any(v in text for text in read) for v in written)
+
+
+def _whole_locators(value: Any, clause: Clause) -> bool:
+    """Whether each path, URL or address the model gave a change is one the clause writes,
+    whole (a part of "/srv/files/projects" is no path the user gave)."""
+    given = {x.value for x in values_of(clause).locators} | {
+        x.joined for x in values_of(clause).locators
+    }
+    values = value if isinstance(value, list) else [value]
+    return all(isinstance(v, str) and v in given for v in values)
 
 
 def _names_one(field: dict[str, Any]) -> bool:
