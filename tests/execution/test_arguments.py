@@ -448,3 +448,19 @@ async def test_a_path_the_model_gives_a_change_is_one_the_request_writes_whole()
     llm = ScriptedLLM('{"path": "srv/files/projects"}')
     filled = await fill_arguments(mkdir, c("make a new subfolder in /srv/files/projects"), llm)
     assert filled.problem is not None and "path" in filled.problem.text
+
+
+async def test_a_text_the_model_gives_a_change_is_one_the_request_gives_as_text() -> None:
+    """Seen with Qwen2.5-Coder: "add another item to my todo list in /srv/todo.md" overwrote
+    the list with the words "another item to my todo list"."""
+    write = tool(
+        {"path": {"type": "string"}, "content": {"type": "string"}},
+        ["path", "content"],
+        name="write_file",
+    )
+    llm = ScriptedLLM('{"content": "another item to my todo list"}')
+    filled = await fill_arguments(write, c("add another item to my todo list in /srv/todo.md"), llm)
+    assert filled.problem is not None and "content" in filled.problem.text
+    llm = ScriptedLLM('{"content": "water the plants"}')
+    filled = await fill_arguments(write, c("write 'water the plants' to /srv/todo.md"), llm)
+    assert filled.problem is None and filled.arguments["content"] == "water the plants"

@@ -238,7 +238,8 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
     or an address); for one that only reads, the numbers, dates, times, paths, addresses and
     names of things (a timezone or SQL written from the request is fine, a URL, a table's name
     or a second number for "add 17 to a number" is not), and a timezone that is not a place or
-    zone the request names ("what time is it there?")."""
+    zone the request names ("what time is it there?"); and a proposal that may not stand
+    (`_modelled_fits`)."""
     properties = tool.input_schema.get("properties") or {}
     changes, request = changes_things(tool), clause.text
     sources = [request, *read]
@@ -261,23 +262,31 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
             continue
         if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
             invented.append(readable_name(name))
-    for name, origin in filled.origins.items():  # the model's SQL must be SQL of a kind asked
-        value, prop = filled.arguments.get(name), properties.get(name, {})
-        modelled = origin in ("chosen", "generated")
-        if modelled and takes_sql(name, prop):
-            if not _asked_sql(value, sql_kinds(name, prop), request):
-                invented.append(readable_name(name))
-        elif modelled and changes and not _names_given(name, value, clause, read, prop):
-            # "add a new project to my knowledge graph": the model made an entity "project".
-            invented.append(readable_name(name))
-        elif (
-            modelled
-            and changes
-            and param_kind(name, prop) in LOCATOR_KINDS
-            and not _whole_locators(value, clause)
-        ):  # "/tmp/x/projects" chosen as "tmp/x/projects"
+    for name, origin in filled.origins.items():
+        if origin in ("chosen", "generated") and not _modelled_fits(
+            tool, name, filled.arguments.get(name), clause, read
+        ):
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: list[str]) -> bool:
+    """Whether a value the model proposed (copied or written) may stand: SQL of a kind the
+    parameter takes and the request asks; for a change, names the request (or what it points at)
+    gives ("add a new project": no entity "project"), a path, URL or address the clause writes
+    whole ("/tmp/x/projects" chosen as "tmp/x/projects"), and a text to write that the clause
+    gives as text, unless written from what was read ("another item to my todo list" is no
+    item)."""
+    prop = (tool.input_schema.get("properties") or {}).get(name, {})
+    if takes_sql(name, prop):
+        return _asked_sql(value, sql_kinds(name, prop), clause.text)
+    if not changes_things(tool):
+        return True
+    if not _names_given(name, value, clause, read, prop):
+        return False
+    if param_kind(name, prop) in LOCATOR_KINDS and not _whole_locators(value, clause):
+        return False
+    return bool(read) or name.lower() not in PAYLOAD_NAMES or _text_given(value, clause)
 
 
 # The keys of what a change may be given that the model wrote from what was read: a text, an
@@ -351,6 +360,22 @@ def _whole_locators(value: Any, clause: Clause) -> bool:
     }
     values = value if isinstance(value, list) else [value]
     return all(isinstance(v, str) and v in given for v in values)
+
+
+# Words that open a description of what to write, not the text itself ("another item to my
+# todo list", "a new line"); a quoted text or one said as such may open with them.
+_DESCRIBING = {"a", "an", "another", "the", "my", "our", "some", "this", "that", "one", "more"}
+
+
+def _text_given(value: Any, clause: Clause) -> bool:
+    """Whether a text the model gave a change to write may be the user's: one the clause gives
+    as text to pass on (quoted, "write the text hello to a.txt"), or words of it that describe
+    nothing ("save hello world as a.txt"; not "add another item to my todo list")."""
+    values = values_of(clause)
+    if value in {q.value for q in [*values.quoted, *values.said]}:
+        return True
+    words = str(value).lower().split()
+    return bool(words) and words[0] not in _DESCRIBING
 
 
 def _names_one(field: dict[str, Any]) -> bool:
