@@ -464,3 +464,16 @@ async def test_a_text_the_model_gives_a_change_is_one_the_request_gives_as_text(
     llm = ScriptedLLM('{"content": "water the plants"}')
     filled = await fill_arguments(write, c("write 'water the plants' to /srv/todo.md"), llm)
     assert filled.problem is None and filled.arguments["content"] == "water the plants"
+
+
+async def test_a_name_the_model_gives_a_change_is_no_part_of_a_longer_word() -> None:
+    """Seen with Qwen2.5-Coder on mcp-server-git: "new branch in /srv/repo: feature/dark-mode"
+    made the branch "dark-mode"."""
+    branch = tool(
+        {"repo_path": STRING, "branch_name": STRING},
+        ["repo_path", "branch_name"],
+        name="git_create_branch",
+    )
+    llm = ScriptedLLM('{"branch_name": "dark-mode"}')
+    filled = await fill_arguments(branch, c("new branch in /srv/repo: feature/dark-mode"), llm)
+    assert filled.arguments.get("branch_name") != "dark-mode" or filled.problem is not None

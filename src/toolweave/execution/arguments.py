@@ -274,7 +274,8 @@ def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: 
     """Whether a value the model proposed (copied or written) may stand: SQL of a kind the
     parameter takes and the request asks; for a change, names the request (or what it points at)
     gives ("add a new project": no entity "project"), a path, URL or address the clause writes
-    whole ("/tmp/x/projects" chosen as "tmp/x/projects"), and a text to write that the clause
+    whole ("/tmp/x/projects" chosen as "tmp/x/projects"), no part of a longer word, and a text
+    to write that the clause
     gives as text, unless written from what was read ("another item to my todo list" is no
     item)."""
     prop = (tool.input_schema.get("properties") or {}).get(name, {})
@@ -286,7 +287,17 @@ def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: 
         return False
     if param_kind(name, prop) in LOCATOR_KINDS and not _whole_locators(value, clause):
         return False
+    if isinstance(value, str) and _part_of_a_word(value, clause.text):
+        return False  # "dark-mode" of "feature/dark-mode" is no branch the user named
     return bool(read) or name.lower() not in PAYLOAD_NAMES or _text_given(value, clause)
+
+
+def _part_of_a_word(value: str, text: str) -> bool:
+    """Whether the text holds the value only inside a longer word ("dark-mode" in
+    "feature/dark-mode", "mode" in "dark-mode")."""
+    if not value or value not in text:
+        return False
+    return re.search(rf"(?<![\w/-]){re.escape(value)}(?![\w/-])", text) is None
 
 
 # The keys of what a change may be given that the model wrote from what was read: a text, an
