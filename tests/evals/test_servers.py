@@ -12,7 +12,9 @@ import pytest
 from toolweave.errors import InputError
 from toolweave.evals.servers import (
     _sent,
+    _tools_right,
     _unasked_changes,
+    _unread,
     engine_over,
     load_tasks,
     run_one,
@@ -20,7 +22,7 @@ from toolweave.evals.servers import (
     sandboxed,
 )
 from toolweave.settings import Settings, load_settings
-from toolweave.types import Observation, ToolSpec
+from toolweave.types import Observation, ToolHints, ToolSpec
 
 pytestmark = pytest.mark.anyio
 SUITE = Path(__file__).parent / "data" / "servers"
@@ -292,3 +294,23 @@ def test_a_step_not_run_or_not_done_is_no_call_made() -> None:
     made = [step(None), step("Error executing tool git_commit: nothing staged")]
     waited = [step("not run: nothing changed until that is said"), step("not done: s1 failed")]
     assert _sent(made + waited) == made
+
+
+def test_a_read_of_the_file_a_change_writes_is_not_an_extra_call() -> None:
+    """fs.edit_file needs the file's exact lines: reading the file first is neither asked for
+    nor wrong; a read of another file, or another change, is still a call nobody asked for."""
+    edit = ToolSpec(server="fs", name="edit_file", hints=ToolHints(destructive=True))
+    read = ToolSpec(server="fs", name="read_text_file", hints=ToolHints(read_only=True))
+    engine = SimpleNamespace(tools=[edit, read])
+    expected = [{"tool": "fs.edit_file", "arguments": {"path": "/f/todo.md"}}]
+
+    def call(tool: ToolSpec, path: str) -> Observation:
+        return Observation(
+            step_id="s1", server=tool.server, tool=tool.name, arguments={"path": path}, ok=True
+        )
+
+    first, edited = call(read, "/f/todo.md"), call(edit, "/f/todo.md")
+    assert _unread(engine, expected, [first, edited]) == [edited]  # type: ignore[arg-type]
+    other = call(read, "/f/notes.md")
+    assert _unread(engine, expected, [other, edited]) == [other, edited]  # type: ignore[arg-type]
+    assert _tools_right(expected, [other, edited], []) is False

@@ -385,6 +385,19 @@ async def test_no_phrase_is_forced_on_a_change_a_path_or_a_text() -> None:
     assert not any("enum" in p for p in (llm.schemas[0] or {})["properties"].values())
 
 
+async def test_a_word_of_the_parameters_name_is_no_value() -> None:
+    """Seen on mcp-server-sqlite: "What columns does that table have?" gave describe_table
+    table_name="table"."""
+    describe = tool({"table_name": STRING}, ["table_name"], name="describe_table")
+    for proposed in ("table", "that table"):
+        llm = ScriptedLLM(f'{{"table_name": "{proposed}"}}')
+        filled = await fill_arguments(describe, c("What columns does that table have?"), llm)
+        assert filled.problem is not None and "needs the table name" in filled.problem.text
+    llm = ScriptedLLM('{"table_name": "feedback"}')
+    filled = await fill_arguments(describe, c("What columns does the feedback table have?"), llm)
+    assert filled.problem is None and filled.arguments == {"table_name": "feedback"}
+
+
 async def test_the_tools_own_name_in_the_request_is_no_value() -> None:
     """Seen on BFCL: "use the function 'calculate_density'" gave unit='calculate_density'."""
     density = tool({"unit": STRING}, ["unit"], name="calculate_density")

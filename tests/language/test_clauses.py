@@ -330,6 +330,26 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Could you add app.py to the staging area in /srv/repo?"],
         ),
         ("read /a/notes.txt and save it to /a/b.txt", ["read /a/notes.txt", "save it to /a/b.txt"]),
+        # "him" is the one person the user tells of meeting.
+        (
+            "I met Dave at a gig. Please add him to memory as a person.",
+            ["I met Dave at a gig: Please add Dave to memory as a person."],
+        ),
+        # "+=" adds a line at the end, as a programmer writes it; "x += 1" is no file's.
+        (
+            "/a/notes.txt += 'water the plants'",
+            ["add 'water the plants' as a new line at the end of /a/notes.txt"],
+        ),
+        ("x += 1", ["x += 1"]),
+        # "that table" is the one table the sentence before names; two named, it stays.
+        (
+            "I'm about to query the feedback table. What columns does that table have?",
+            ["What columns does the feedback table have?"],
+        ),
+        (
+            "I'm comparing the users table and the orders table. How many rows has that table?",
+            ["How many rows has that table?"],
+        ),
         (
             "The TODO.md file in /srv/repo isn't tracked yet. Could you add it?",
             ["in /srv/repo, Could you add TODO.md?"],

@@ -282,6 +282,13 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     one = Known(held=["staff"], columns=columns, values=given[:1])
     assert made_with("update Ana Lima's town in the staff table", one) is None
     assert made_with("Ana Lima moved to Graz, update her salary in staff", known) is None
+    # The value it was, said after "from", keeps the change to the row that still has it.
+    moved = Known(held=["staff"], columns=columns, values=[*given, ("place", "Linz")])
+    assert made_with("Ana Lima has moved from Linz to Graz, update her town in staff", moved) == (
+        "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima' AND town = 'Linz'"
+    )
+    two = Known(held=["staff"], columns=columns, values=[*moved.values, ("place", "Wels")])
+    assert made_with("Ana Lima moved from Linz to Graz or Wels, update staff", two) is None
 
 
 def test_a_row_listed_with_the_before_a_column_and_a_verb_that_records(

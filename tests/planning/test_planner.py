@@ -398,6 +398,40 @@ def test_a_change_asked_of_a_named_server_without_its_values_is_its_tools_to_ask
     assert planned(*both) == ""
 
 
+def test_a_part_of_a_request_for_tools_that_no_tool_fits_is_searched_only_when_asked_alone() -> (
+    None
+):
+    """Seen on mcp-server-sqlite: "Who's our biggest spender? Add up each user's orders ..."
+    searched the documents for "Who's our biggest spender?"; a question of its own still is."""
+    rows = tool("read_query", {"query": STRING}, read_only=True)
+
+    def steps(*texts: str) -> list[str]:
+        clauses = [clause_of(n, text, TODAY) for n, text in enumerate(texts)]
+        candidates = [
+            [
+                Candidate(
+                    tool=rows if "orders" in text else GET_SUM,
+                    score=0.5 if "orders" in text else 0.1,
+                )
+            ]
+            for text in texts
+        ]
+        plan = plan_steps(clauses, candidates, min_score=0.28, fallback=SEARCH)
+        return [s.tool for s in plan.steps]
+
+    assert steps("Who's our biggest spender?", "add up the orders of each user") == ["read_query"]
+    assert steps("list the orders of Bob", "Keep my edits though.") == ["read_query"]
+    assert steps("list the orders of Bob", "who won the 1998 world cup?") == [
+        "read_query",
+        "search",
+    ]
+    # One the next part goes on from is searched: "... tell me the orders of their winner".
+    assert steps("who won the 1998 world cup?", "list the orders of their captain") == [
+        "search",
+        "read_query",
+    ]
+
+
 def test_a_person_the_clause_points_back_at_is_in_the_rows_read() -> None:
     """ "find Carla Reyes in users and give me her email": her row answers, no search does."""
     rows = tool("read_query", {"query": STRING}, read_only=True)

@@ -330,7 +330,7 @@ def _score(
     sent = _sent(answer.observations)
     expected = [fill(call, values) for call in task.calls]
     problems: list[str] = []
-    tools_right = _tools_right(expected, sent, problems)
+    tools_right = _tools_right(expected, _unread(engine, expected, sent), problems)
     arguments_right = all(_matching(call, sent) is not None for call in expected)
     if tools_right and not arguments_right:
         problems.append("arguments differ: " + "; ".join(_call_text(o) for o in sent))
@@ -376,6 +376,27 @@ def _unasked_changes(
         for o in sent
         if o.ok and o.key not in wanted and o.key in tools and changes_things(tools[o.key])
     }
+
+
+def _unread(
+    engine: Engine, expected: list[dict[str, Any]], sent: list[Observation]
+) -> list[Observation]:
+    """The calls but the reads of a file an expected change then writes: reading it first is
+    how its exact lines are known, neither asked for nor wrong."""
+    tools = {t.key: t for t in engine.tools}
+    written = {
+        (call.get("arguments") or {}).get("path")
+        for call in expected
+        if any(key in tools and changes_things(tools[key]) for key in call["tool"].split("|"))
+    } - {None}
+    wanted = set().union(*(set(call["tool"].split("|")) for call in expected))
+    return [
+        o
+        for o in sent
+        if o.key in wanted
+        or o.arguments.get("path") not in written
+        or (o.key in tools and changes_things(tools[o.key]))
+    ]
 
 
 def _tools_right(

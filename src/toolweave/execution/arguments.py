@@ -263,11 +263,21 @@ def _invented(tool: ToolSpec, filled: Filled, clause: Clause, read: list[str]) -
         if any(not may_be_written(path.rsplit(".", 1)[-1], {}) for path in paths):
             invented.append(readable_name(name))
     for name, origin in filled.origins.items():
+        if origin != "reference" and _names_itself(name, filled.arguments.get(name)):
+            invented.append(readable_name(name))
         if origin in ("chosen", "generated") and not _modelled_fits(
             tool, name, filled.arguments.get(name), clause, read
         ):
             invented.append(readable_name(name))
     return list(dict.fromkeys(invented))
+
+
+def _names_itself(name: str, value: Any) -> bool:
+    """Whether a value is only a word of its parameter's name: "What columns does that table
+    have?" gives no `table_name` "table", nor a request without one a `path` "path"."""
+    words = set(readable_name(name).lower().split())
+    said = re.sub(r"^(?:the|that|this|a|an)\s+", "", str(value).strip().lower())
+    return isinstance(value, str) and said in words
 
 
 def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: list[str]) -> bool:

@@ -290,7 +290,8 @@ def _with_context(pieces: list[str]) -> list[str]:
         if joined and joined[-1].rstrip().endswith(";") and _told(joined[-1]) and _told(piece):
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"  # "... by mistake; the ..."
         elif joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
-            joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
+            said = _person_again(piece, joined[-1]) if asks_to_change(piece) else piece
+            joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {said.strip()}"
         elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
         elif joined and _shows_the_answer(piece, joined[-1]):
@@ -458,6 +459,10 @@ _ROW_IN = re.compile(
 )
 
 
+# "/a/notes.txt += 'water the plants'": a line added at the end, as a programmer writes it.
+_APPENDED = re.compile(r"^(?P<file>\S+)\s*\+=\s*(?P<text>(?P<q>['\"“]).+(?P=q)|[\"“][^”]+”)\W*$")
+
+
 # "duplicate a.csv to b.csv", "could you make a backup copy of /a/b.csv called c.csv?": a copy
 # of a file; one named without a folder goes in the folder of the file copied.
 _DUPLICATE = re.compile(
@@ -474,6 +479,8 @@ def _copied(piece: str) -> list[str]:
     Falcon", "save it to falcon.txt"), unless it gives the text ("write the text Hello from
     Paris to b.txt"). The text written is then what was read, never made up."""
     text = piece.strip()
+    if (appended := _APPENDED.match(text)) and locators_in(appended["file"]):
+        return [f"add {appended['text']} as a new line at the end of {appended['file']}"]
     row = _ROW_IN.match(text)
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
@@ -697,6 +704,12 @@ _NOT_NAMED = re.compile(r"(?:The|A|An|My|Our|Your|This|That|These|Those|Good|Qui
 _ONE_NAME_FIRST = re.compile(r"(?-i:([A-Z][a-z]+))(?:['’]s)?\s+(?-i:[a-z]+)\b")
 _OPENING_WORDS = {"The", "A", "An", "My", "Our", "Your", "This", "That", "These", "Those", "It"}
 _OPENING_WORDS |= {"I", "We", "They", "He", "She", "There", "Good", "Quick", "Please", "Just"}
+# "I met Dave at a gig", "we hired Ana last week": the one person the user tells of meeting.
+_MET = re.compile(
+    r"(?:i|we)\s+(?:just\s+|finally\s+)?(?:met|hired|called|visited|saw|ran\s+into)\s+"
+    r"(?-i:(?P<name>[A-Z][a-z]+)\b(?!\s+[A-Z]))",
+    re.I,
+)
 _PRONOUN = re.compile(r"\b(?:(?P<own>his|her)|he|she|him)\b", re.IGNORECASE)
 # What follows "her" when she is the object, not the owner: "save her in memory", "add her".
 _OBJECT_AFTER = re.compile(
@@ -865,6 +878,8 @@ def _person_again(clause: str, before: str) -> str:
     people = {p for p in _PERSON.findall(before) if not _NOT_NAMED.match(p)}
     if not people and (subject := _ONE_NAME_FIRST.match(before.strip())):
         people = {subject[1]} - _OPENING_WORDS  # "Alice has swapped hiking for climbing."
+    if not people and (met := _MET.match(before.strip())):
+        people = {met["name"]}  # "I met Dave at a gig last night."
     pointing = list(_PRONOUN.finditer(clause))
     female = {m[0].lower() in ("she", "her") for m in pointing}
     if len(people) != 1 or len(female) != 1 or _PERSON.search(clause[1:]):
@@ -878,12 +893,25 @@ def _person_again(clause: str, before: str) -> str:
 
 
 def _told_place(clause: str, told: str) -> str:
-    """The clause with its one "it" as the one file `told` names, and in the one folder it
-    names when the clause names none."""
+    """The clause with its one "it" as the one file `told` names, its "that table" as the one
+    table `told` names ("... against the feedback table. What columns does that table have?"),
+    and in the one folder it names when the clause names none."""
     files, it = _files(told), list(_IT.finditer(clause))
     if len(files) == 1 == len(it) and not _files(clause):
         clause = f"{clause[: it[0].start()]}{next(iter(files))}{clause[it[0].end() :]}"
+    if (that := _THAT_THING.search(clause)) is not None:
+        noun = that["noun"].lower()
+        named = {m[1] for m in re.finditer(rf"\bthe\s+([\w.-]+)\s+{noun}\b", told, re.I)}
+        if len(named) == 1:
+            clause = f"{clause[: that.start()]}the {named.pop()} {noun}{clause[that.end() :]}"
     return _in_the_folder(clause, told)
+
+
+# "that table", "this branch": a thing the sentence before named
+_THAT_THING = re.compile(
+    r"\b(?:that|this|the\s+same)\s+(?P<noun>table|file|folder|branch|repo|repository|page)\b",
+    re.IGNORECASE,
+)
 
 
 # "it", but not the one of "what time is it?"

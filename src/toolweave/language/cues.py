@@ -494,10 +494,11 @@ _COLON = re.compile(r":\s+")
 _OPENS = re.compile(rf"\W*(?:please\s+)?(?:{OPENERS})\b", re.IGNORECASE)
 _ABOUT_FIRST = re.compile(r"^[^:]{1,40}:\s*")
 # "Carol works at Initech now, add that to the graph", "Bob Chen moved to Vancouver, update
-# the users table": a fact, then what to do with it.
+# the users table" or "update his city": a fact, then what to do with it.
 _FACT_FIRST = re.compile(
     r"^[^,;?]{3,200}(?:,|\s[-–—])\s*(?:so\s+|and\s+)?(?:(?:could|can|would|will)\s+you\s+)?"
-    r"(?=(?:please\s+)?[a-z]+\s+(?:that|it|this|him|her|them|the\s+\w+\s+table)\b)",
+    r"(?=(?:please\s+)?[a-z]+\s+"
+    r"(?:that|it|this|him|her|them|(?:his|her|their|its)\s+\w+|the\s+\w+\s+table)\b)",
     re.I,
 )
 

@@ -717,9 +717,12 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     name and a place are easily confused."""
     columns = known.columns.get(table, ())
     given = {value: kind for kind, value in known.values}
+    # "moved from Toronto to Vancouver": the value it was keeps the change to the row that has it
+    was = [v for v in given if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s", text)]
+    given = {v: k for v, k in given.items() if v not in was[:1]}
     said = _one_said(text, columns)
     column = said or _one_taking(text, columns, given)
-    if not column or len(known.values) != 2:
+    if not column or len(given) != 2 or len(was) > 1:
         return None
     written = _written(column, text)
     # "change her name to Alice Martin-Dubois": a name said after "to" may read as a place
@@ -740,7 +743,11 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     ]
     if len(where) != 1:
         return None
-    return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {where[0]} = {sql_literal(row)}"
+    before = f" AND {column} = {sql_literal(was[0])}" if was else ""
+    return (
+        f"UPDATE {table} SET {column} = {sql_literal(new)} "
+        f"WHERE {where[0]} = {sql_literal(row)}{before}"
+    )
 
 
 def _written(column: str, text: str) -> re.Match[str] | None:

@@ -105,6 +105,7 @@ def plan_steps(
     graph: ToolGraph | None = None,
 ) -> Plan:
     steps: list[Step] = []
+    searched: set[str] = set()  # the steps searched because no tool fits their clause
     for at, (clause, ranked) in enumerate(zip(clauses, candidates, strict=True)):
         if _asked_of_next(clause, clauses[at + 1 : at + 2]):
             continue  # "which port is it on? check server.log": answered by reading it
@@ -160,11 +161,48 @@ def plan_steps(
         )
         if other:
             steps.append(_step_of(other, clause, "then"))
+        if tool is not None and not fitting:
+            searched.add(steps[-1].id)
     if fallback is not None and any(_reads_what_the_user_names(s, fallback) for s in steps):
         # "How much is a croissant? The price list is at <url>", "fetch <url> and tell me when
         # the bakery opened": the page the user names answers, not a search.
         steps = [s for s in steps if s.key != fallback.key]
+    if any(s.tool and s.id not in searched for s in steps):
+        steps = [
+            s
+            for s in steps
+            if s.id not in searched or _asked_alone(s.clause) or _feeds_the_next(s.clause, clauses)
+        ]
     return Plan(steps=steps)
+
+
+def _feeds_the_next(clause: Clause, clauses: list[Clause]) -> bool:
+    """Whether the next clause goes on from what this one finds ("... and save it to notes.txt",
+    "where is the Louvre? what will the weather be there tomorrow"). A part of a request the
+    other parts send to the user's tools that no tool fits and nothing uses is no search of its
+    own: "Who's our biggest spender? Add up each user's orders ...", "... Keep my edits though.",
+    "who's mallory again? check memory"."""
+    after = [c.text for c in clauses if c.index == clause.index + 1]
+    return bool(after) and (
+        refers_back(after[0], possessive=True, personal=True) or _THERE.search(after[0]) is not None
+    )
+
+
+_THERE = re.compile(r"\bthere\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+
+
+def _asked_alone(clause: Clause) -> bool:
+    """Whether the clause is a question of its own ("who won the 1998 world cup?"), not one about
+    the user's things ("Who's our biggest spender?") or what the request has found ("what's the
+    weather like there?")."""
+    text = _TELL_ME.sub("", clause.text.strip())
+    asks = text.endswith("?") or re.match(r"(?:who|what|when|where|which|how)\b", text, re.I)
+    own = bool(clause.held) or _OWN.search(text) is not None or _THERE.search(text) is not None
+    return bool(asks) and not own and not refers_back(text, possessive=True, personal=True)
+
+
+_TELL_ME = re.compile(r"^(?:(?:can|could)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me\s+", re.I)
+_OWN = re.compile(r"\b(?:i|i'm|me|my|mine|we|we're|us|our|ours)\b", re.IGNORECASE)
 
 
 def _reads_what_it_gives(
