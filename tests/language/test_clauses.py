@@ -340,6 +340,7 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "/a/notes.txt += 'water the plants'",
             ["add 'water the plants' as a new line at the end of /a/notes.txt"],
         ),
+        ("/a/b.csv += row testing,350", ["append the line testing,350 at the end of /a/b.csv"]),
         ("x += 1", ["x += 1"]),
         # "that table" is the one table the sentence before names; two named, it stays.
         (

@@ -245,6 +245,13 @@ def test_a_field_asked_of_someone_named_is_in_the_table_with_that_column() -> No
     assert [t.value for t in tables_by_field(clause, fields)] == ["staff"]
     for terse in ("Ines Moreau: town -> Graz", "Ines Moreau moved -> town Graz"):
         assert [t.value for t in tables_by_field(clause_of(0, terse, TODAY), fields)] == ["staff"]
+    # Or by the e-mail address given, in the one table with an email column.
+    mailed = {**fields, "staff": [*fields["staff"], "email"]}
+    clause = clause_of(0, "Ines Moreau's new address is ines@new.example - fix it", TODAY)
+    assert [(t.value, clause.text[t.start : t.end]) for t in tables_by_field(clause, mailed)] == [
+        ("staff", "ines@new.example")
+    ]
+    assert tables_by_field(clause, {**mailed, "rooms": ["id", "email"]}) == []
     # Or in a condition on the rows: "the customers whose town is Graz" (no table named so).
     clause = clause_of(0, "look up all the customers whose town is Graz", TODAY)
     assert [t.value for t in tables_by_field(clause, fields)] == ["staff"]

@@ -521,6 +521,15 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
     # The lines given: nothing to read first.
     given = 'tick off the item: change "- [ ] call" to "- [x] call" in /srv/todo.md'
     assert [s.tool for s in linked(given).steps] == ["edit_file"]
+    # A folder's tree ranked first is no reading of the file (seen: directory_tree(budget.csv)).
+    tree = tool("fs", "directory_tree", {"path": "string"}, {"content": STRING})
+    tree.hints = ToolHints(read_only=True)
+    ranked = [
+        [Candidate(tool=tree, score=0.6), *(Candidate(tool=t, score=0.5) for t in (read, edit))]
+    ]
+    clause = clause_of(0, "add row printing,150 to /srv/budget.csv", TODAY)
+    steps = plan_steps([clause], ranked, min_score=0.28, fallback=None).steps
+    assert [s.tool for s in steps] == ["read_text_file", "edit_file"]
 
 
 def test_it_after_a_part_of_a_page_is_no_whole_page_for_a_change() -> None:

@@ -290,7 +290,9 @@ def _with_context(pieces: list[str]) -> list[str]:
         if joined and joined[-1].rstrip().endswith(";") and _told(joined[-1]) and _told(piece):
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"  # "... by mistake; the ..."
         elif joined and (_STATEMENT.match(joined[-1].strip()) or _context(joined[-1], piece)):
-            said = _person_again(piece, joined[-1]) if asks_to_change(piece) else piece
+            # "I met Dave at a gig. Please add him ...": the one person the user met
+            met = _MET.match(joined[-1].strip()) and asks_to_change(piece)
+            said = _person_again(piece, joined[-1]) if met else piece
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {said.strip()}"
         elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
@@ -460,7 +462,11 @@ _ROW_IN = re.compile(
 
 
 # "/a/notes.txt += 'water the plants'": a line added at the end, as a programmer writes it.
-_APPENDED = re.compile(r"^(?P<file>\S+)\s*\+=\s*(?P<text>(?P<q>['\"“]).+(?P=q)|[\"“][^”]+”)\W*$")
+_APPENDED = re.compile(
+    r"^(?P<file>\S+)\s*\+=\s*(?:(?:a\s+|new\s+)*(?:row|line)\s+)?"
+    r"(?P<text>(?P<quoted>(?P<q>['\"“]).+(?P=q)|[\"“][^”]+”)|[^'\"“\s][^'\"“]*?)\W*$",
+    re.IGNORECASE,
+)
 
 
 # "duplicate a.csv to b.csv", "could you make a backup copy of /a/b.csv called c.csv?": a copy
@@ -480,7 +486,10 @@ def _copied(piece: str) -> list[str]:
     Paris to b.txt"). The text written is then what was read, never made up."""
     text = piece.strip()
     if (appended := _APPENDED.match(text)) and locators_in(appended["file"]):
-        return [f"add {appended['text']} as a new line at the end of {appended['file']}"]
+        line, file = appended["text"], appended["file"]
+        if appended["quoted"]:
+            return [f"add {line} as a new line at the end of {file}"]
+        return [f"append the line {line} at the end of {file}"]
     row = _ROW_IN.match(text)
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]

@@ -227,13 +227,20 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
     moved to Hamburg, update her city"): where the field is said, with the table as held."""
     if not names_in(clause):
         return []
-    return [
+    said_fields = [
         Quoted(start=said.start("field"), end=said.end("field"), value=table)
         for table, names in fields.items()
         for field in names
         if len(field) >= 4 and field.lower() not in _PLAIN_FIELDS
         if (said := _field_said(field, clause.text))
     ]
+    # "bob chen's new address is bob@new.example - fix it in the db": the one table with an
+    # email column, where the address given goes
+    emails = [x for x in (clause.values.locators if clause.values else []) if x.kind == "email"]
+    mailed = [t for t, names in fields.items() if "email" in (n.lower() for n in names)]
+    if emails and len(mailed) == 1 and not said_fields:
+        return [Quoted(start=emails[0].start, end=emails[0].end, value=mailed[0])]
+    return said_fields
 
 
 def _field_said(field: str, text: str) -> re.Match[str] | None:

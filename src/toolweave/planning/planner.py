@@ -26,6 +26,7 @@ from toolweave.language.binding import (
     gives_a_path,
     gives_all,
     locators_fill,
+    other_kind_of_path,
     points_at_missing,
     row_table,
     value_sets,
@@ -305,7 +306,12 @@ def _needed_first(tool: ToolSpec, clause: Clause, ranked: list[Candidate]) -> Ca
             and c.tool.key != tool.key
             and (
                 (files and changes_things(c.tool) and gives_all(c.tool, clause, files))
-                or (appends and not changes_things(c.tool) and gives_all(c.tool, clause, []))
+                or (
+                    appends
+                    and not changes_things(c.tool)
+                    and not other_kind_of_path(c.tool, clause)  # no folder's tree for a file
+                    and gives_all(c.tool, clause, [])
+                )
             )
         ),
         None,
