@@ -142,16 +142,22 @@ async def test_a_step_its_tool_cannot_take_finds_another_by_reflection(tmp_path:
 
 
 async def reflected(
-    tmp_path: Path, text: str, planned: str, tools: list, offered: list[str]
+    tmp_path: Path,
+    text: str,
+    planned: str,
+    tools: list,
+    offered: list[str],
+    lacking: bool = False,
 ) -> tuple[Step, Observation]:
     """The step `planned` for `text` run over the people server of `tools`, reflection offering
-    the tools named `offered`: the step as it ended, and its observation."""
+    the tools named `offered` (`lacking` the name the text gives): the step as it ended, and
+    its observation."""
     step = Step(id="s1", clause=clause_of(0, text, TODAY), server="people", tool=planned)
     async with ServerPool({}, log_dir=tmp_path, native={"people": tools}) as pool:
         by_name = {t.name: t for t in pool.tools}
 
         async def reflect(_: Step) -> list[Candidate]:
-            return [Candidate(tool=by_name[name], score=0.5) for name in offered]
+            return [Candidate(tool=by_name[name], score=0.5, lacks=lacking) for name in offered]
 
         (observation,) = await run_plan(
             Plan(steps=[step]), pool.tools, pool, NoLLM(), reflect=reflect
@@ -182,6 +188,28 @@ async def test_a_change_with_nothing_to_change_asks_and_is_not_answered_by_a_rea
     assert observation.tool == "delete_person" and not observation.ok
     assert step.problem is not None and step.problem.kind == ProblemKind.UNGROUNDED
     assert "needs the person, which the request does not give" in (observation.error or "")
+
+
+def add_note(person: str, note: str) -> str:
+    """Add a note to existing people in the address book"""
+    return f"noted {note} on {person}"
+
+
+def add_person(name: str, note: str, city: str) -> str:
+    """Add a new person to the address book"""
+    return f"added {name}"
+
+
+async def test_reflection_never_turns_to_a_change_of_a_thing_not_held(tmp_path: Path) -> None:
+    """Seen on server-memory: create_entities could not be filled for "add an entity "Weather
+    CLI" ...", and reflection took add_observations, which failed: Weather CLI not found."""
+    text = "add the person 'Dave' with the note 'plays bass'"
+    tools = [add_note, add_person]
+    _, observation = await reflected(tmp_path, text, "add_person", tools, ["add_note"])
+    assert observation.tool == "add_note" and observation.ok  # Dave held: a note on him
+    _, observation = await reflected(tmp_path, text, "add_person", tools, ["add_note"], True)
+    assert observation.tool == "add_person" and not observation.ok
+    assert "needs the city" in (observation.error or "")
 
 
 def create_directory(path: str) -> str:

@@ -330,6 +330,11 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Could you add app.py to the staging area in /srv/repo?"],
         ),
         ("read /a/notes.txt and save it to /a/b.txt", ["read /a/notes.txt", "save it to /a/b.txt"]),
+        # "their" are those the sentence before tells of.
+        (
+            "I'm inviting our customers in Lyon. Please look up their emails in the users table.",
+            ["I'm inviting our customers in Lyon, look up their emails in the users table."],
+        ),
         # "him" is the one person the user tells of meeting.
         (
             "I met Dave at a gig. Please add him to memory as a person.",

@@ -491,6 +491,11 @@ def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
     held = fit(Candidate(tool=add, score=0.3), clause, 0)
     lacking = fit(Candidate(tool=add, score=0.3, lacks=True), clause, 0)
     assert lacking < held - 0.15
+    # Values that fit it fit nothing then: "add an entity "Weather CLI" ... with an observation"
+    # had gone to add_observations, its values counted.
+    given = analyse("add the observation 'likes tea' to Dana", date(2026, 11, 26)).clauses[0]
+    fitting = fit(Candidate(tool=add, score=0.3), given, 0)
+    assert fit(Candidate(tool=add, score=0.3, lacks=True), given, 0) < fitting - 0.6
     add.description = "Add new observations to entities"  # any, then: it may create them
     assert fit(Candidate(tool=add, score=0.3, lacks=True), clause, 0) == held
     # A deletion of a name the server lacks deletes nothing: as unfit, whatever it says.

@@ -56,6 +56,7 @@ from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
 from toolweave.planning.references import UnresolvedReference, resolve, whole_references
+from toolweave.retrieval.tool_select import finds_nothing
 from toolweave.types import Candidate, Observation, Plan, Problem, ProblemKind, Step, ToolSpec
 
 Reflect = Callable[[Step], Awaitable[list[Candidate]]]
@@ -95,6 +96,8 @@ async def run_plan(
         change = tried in by_key and changes_things(by_key[tried])
         for candidate in await reflect(step):
             if candidate.tool.key == tried or candidate.tool.key not in by_key:
+                continue
+            if finds_nothing(candidate):  # "Weather CLI" is not held: no observation added to it
                 continue
             if change and not changes_things(candidate.tool):
                 continue

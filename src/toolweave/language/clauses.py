@@ -757,7 +757,7 @@ def _carry_told(clauses: list[str]) -> list[str]:
             carried[-1] = said  # the wish said why: "... whether we know anyone in Phoenix."
         elif _WISH.search(before):  # "I need the weather in Paris." asks for it
             carried.append(said)
-        elif _KEEPS_IT.search(clause) or (lacks and asked):
+        elif _KEEPS_IT.search(clause) or (lacks and (asked or _THEIR.search(clause))):
             carried[-1] = _with_fact(before, clause)
         elif lacks:  # "The id of Kyle is kyle1. Retrieve whom she follows": a step each
             carried.append(said)
@@ -801,6 +801,8 @@ def _with_fact(told: str, clause: str) -> str:
     return f"{fact}, {clause[:1].lower()}{clause[1:]}"
 
 
+# "... our customers in Lyon. Please look up their email addresses": they are those told of.
+_THEIR = re.compile(r"\btheir\b", re.IGNORECASE)
 # A request that keeps what the sentence before it says: "Add that to the graph", "note it".
 _KEEPS_IT = re.compile(
     r"\b(?:add|save|store|note|remember|record|put|write|keep|log|jot|enter)\s+(?:that|this)\b"

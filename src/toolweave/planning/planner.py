@@ -51,7 +51,7 @@ from toolweave.navigation.fields import output_fields
 from toolweave.navigation.graph import ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.validate import validate_plan
-from toolweave.retrieval.tool_select import fit_and_gate
+from toolweave.retrieval.tool_select import finds_nothing, fit_and_gate
 from toolweave.types import (
     Candidate,
     Clause,
@@ -115,7 +115,11 @@ def plan_steps(
         fed: set[str] = set()
         if graph is not None and steps and steps[-1].tool:
             # "find a bus to Boston and buy me a ticket": the ticket the bus search feeds
-            fed = {key for key in fits if graph.feeds(steps[-1].key, key)}
+            fed = {
+                c.tool.key
+                for c in ranked
+                if graph.feeds(steps[-1].key, c.tool.key) and not finds_nothing(c)
+            }
             fits = {key: score + CHAIN_BONUS * (key in fed) for key, score in fits.items()}
         fitting = sorted(
             (c for c in ranked if scored[c.tool.key][1] >= min_score),
@@ -136,7 +140,12 @@ def plan_steps(
             fitting = _reads_what_it_gives(clause, ranked, fits)
         tool = fitting[0].tool if fitting else (None if change else fallback)
         best = fits[fitting[0].tool.key] if fitting else 0.0
-        shortlist = [c for c in fitting if fits[c.tool.key] >= best - SHORTLIST_MARGIN]
+        shortlist = [
+            c
+            for c in fitting
+            if fits[c.tool.key] >= best - SHORTLIST_MARGIN
+            and (c is fitting[0] or not finds_nothing(c))  # no "Weather CLI" not held
+        ]
         if tool and tool.key in fed:  # the step agent must not go back to an unfed one
             shortlist = [c for c in shortlist if c.tool.key in fed]
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"

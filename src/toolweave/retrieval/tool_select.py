@@ -286,6 +286,16 @@ def _computes(tool: ToolSpec) -> bool:
     return bool(kinds) and all(kind in NUMERIC_KINDS for kind in kinds)
 
 
+def finds_nothing(candidate: Candidate) -> bool:
+    """Whether the candidate works on a thing its server does not hold: a change of "existing
+    entities" (server-memory's add_observations), or a deletion, would fail with "not found" or
+    do nothing; so would a read of things by their names ("do I know anybody in Leeds?" opens
+    no "Leeds" node of a graph that holds none)."""
+    tool = candidate.tool
+    existing = _EXISTING.search(tool.description) is not None or deletes(tool)
+    return candidate.lacks and ((changes_things(tool) and existing) or _opens_by_name(tool))
+
+
 def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     """How well a candidate serves the clause (`fit_and_gate`)."""
     return fit_and_gate(candidate, clause, rank)[0]
@@ -316,9 +326,10 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
+    absent = finds_nothing(candidate)
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
-    if feasible and _held_elsewhere(candidate, clause):
-        feasible = 0.0
+    if feasible and (absent or _held_elsewhere(candidate, clause)):
+        feasible = 0.0  # values that fit a thing not there fit nothing ("Weather CLI" not held)
     # A folder for a tool named for folders counts as much; a page pointed at and not given
     # as a value to ask for ("get the webpage for me": fetch, and the user is asked which).
     said = folder_for_folders(tool, clause) + points_at_missing(tool, clause)
@@ -332,12 +343,6 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # "make it "B" instead of "A"" is no write of "B" as the whole file, "add Carol to the users
     # table" no memo.
     unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
-    # A change of "existing entities" (server-memory's add_observations), or a deletion, is no
-    # change of one the server does not hold: it would fail with "not found", or do nothing.
-    existing = _EXISTING.search(tool.description) is not None or deletes(tool)
-    # So is a read of things by their names ("do I know anybody in Leeds?" opens no "Leeds"
-    # node of a graph that holds none): it finds nothing.
-    absent = candidate.lacks and ((changes and existing) or _opens_by_name(tool))
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
