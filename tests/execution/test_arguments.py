@@ -4,9 +4,9 @@ from datetime import date
 
 import pytest
 
-from toolweave.execution.arguments import fill_arguments
+from toolweave.execution.arguments import _statements_described, fill_arguments
 from toolweave.language import clause_of
-from toolweave.language.parameters import param_kind
+from toolweave.language.parameters import param_kind, sql_kinds
 from toolweave.models import NoLLM
 from toolweave.types import Clause, ToolSpec
 
@@ -490,3 +490,15 @@ async def test_a_name_the_model_gives_a_change_is_no_part_of_a_longer_word() -> 
     llm = ScriptedLLM('{"branch_name": "dark-mode"}')
     filled = await fill_arguments(branch, c("new branch in /srv/repo: feature/dark-mode"), llm)
     assert filled.arguments.get("branch_name") != "dark-mode" or filled.problem is not None
+
+
+def test_the_statements_a_tool_describes_are_those_its_sql_takes() -> None:
+    """Seen on mcp-server-sqlite: write_query ("Execute an INSERT, UPDATE, or DELETE query")
+    was given the SELECT a request's words make, its `query` parameter saying no kind."""
+    query = {"type": "string", "description": "SQL query to execute"}
+    write = tool({"query": query}, ["query"], "write_query")
+    write.description = "Execute an INSERT, UPDATE, or DELETE query on the SQLite database"
+    ((name, prop),) = _statements_described(write)["properties"].items()
+    assert sql_kinds(name, prop) == ("insert", "update", "delete")
+    write.description = "Run SQL"  # none described: the schema as it is
+    assert _statements_described(write) == write.input_schema

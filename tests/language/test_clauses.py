@@ -330,6 +330,13 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Could you add app.py to the staging area in /srv/repo?"],
         ),
         ("read /a/notes.txt and save it to /a/b.txt", ["read /a/notes.txt", "save it to /a/b.txt"]),
+        # A fact, an arrow, then what to do with it: one request.
+        ("feedback row 3 is spam → delete it", ["feedback row 3 is spam, delete it"]),
+        # A sentence saying what something isn't states it: no request of its own.
+        (
+            "Entry number 3 isn't a real review. Please delete row 3 from the feedback table.",
+            ["delete row 3 from the feedback table."],
+        ),
         # "their" are those the sentence before tells of.
         (
             "I'm inviting our customers in Lyon. Please look up their emails in the users table.",

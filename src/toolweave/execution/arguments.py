@@ -30,6 +30,7 @@ from toolweave.language.parameters import (
     LOCATOR_KINDS,
     NUMERIC_KINDS,
     PAYLOAD_NAMES,
+    STATEMENT_KINDS,
     changes_things,
     is_statement,
     json_type,
@@ -68,7 +69,7 @@ async def fill_arguments(
     `given` arguments (the plan's, earlier results filled in) win over what is extracted;
     `read` are the results the clause points at, which a value the model writes may take
     facts from."""
-    schema = tool.input_schema
+    schema = _statements_described(tool)
     references = [n for n, origin in (given_origins or {}).items() if origin == "reference"]
     filled = extract_arguments(schema, clause, references)
     for name in [n for n, value in filled.arguments.items() if value == tool.name]:
@@ -94,6 +95,24 @@ async def fill_arguments(
         text = f"{tool.key} would change nothing: {empty} is empty"
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     return filled
+
+
+def _statements_described(tool: ToolSpec) -> dict[str, Any]:
+    """The tool's input schema, an SQL parameter that says no kind of statement described by the
+    tool's description: mcp-server-sqlite's write_query "Execute an INSERT, UPDATE, or DELETE
+    query" takes no SELECT, whatever its `query` parameter says."""
+    properties = tool.input_schema.get("properties") or {}
+    said = " ".join(re.findall(r"\w+", tool.description.lower()))
+    kinds = [k for k in STATEMENT_KINDS if re.search(rf"\b{k}\b", said)]
+    sql = [n for n, p in properties.items() if sql_kinds(n, p) == STATEMENT_KINDS]
+    if not kinds or not sql:
+        return tool.input_schema
+    described = {
+        n: {**p, "description": f"{p.get('description', '')} ({', '.join(kinds).upper()})"}
+        for n, p in properties.items()
+        if n in sql
+    }
+    return {**tool.input_schema, "properties": {**properties, **described}}
 
 
 def _needs(tool: ToolSpec, names: list[str]) -> Problem:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolweave.language.cues import asks_to_change, facts_named, states_first
+from toolweave.language.cues import asks_to_change, facts_named, refers_back, states_first
 from toolweave.language.text import ARROW, OPENERS, sentences
 from toolweave.language.values import (
     blank_quoted,
@@ -317,7 +317,9 @@ def _with_context(pieces: list[str]) -> list[str]:
 
 # "Carol works at Initech now, add that to the graph": a fact, then a request for what to do
 # with it (cues.states_first), is one request. A fact names no request first, or says what is.
-_IS = re.compile(r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s(?:is|are|was|were|got|has)\s", re.I)
+_IS = re.compile(
+    r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s(?:is|are|was|were|got|has)(?:n['’]t)?\s", re.I
+)  # "Feedback entry number 3 isn't a real review" states one too
 
 
 def _states(piece: str) -> bool:
@@ -494,6 +496,9 @@ def _copied(piece: str) -> list[str]:
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
     then = _ARROW_THEN.match(text)
+    if then and _IS.search(then["what"]) and refers_back(then["rest"]):
+        # "feedback row id 3 is spam → delete it": a fact, then what to do with it
+        return [f"{then['what']}, {then['verb']} {then['rest']}".strip()]
     if then and not asks_to_change(then["what"]):
         it = " it " if re.match(r"(?:to|into|in|on)\b", then["rest"]) else " "
         return [then["what"], f"{then['verb']}{it}{then['rest']}".strip()]
@@ -831,7 +836,8 @@ _SUBJECT_FIRST = re.compile(
     r"|(?-i:[A-Z][\w']*(?:\s+[A-Z][\w']*)*)\s+(?:is|was|are|were|has|had|\w+ed|told|wrote|sent|got|"
     r"said|left|gave|came|went|made|took|sold|bought|(?-i:[a-z]+[^s\W]s))\b"
     r"|(?-i:[A-Z][\w']*\s+[A-Z][\w']*)\s+(?-i:[a-z]+)\b"  # "Alice Martin rang ..."
-    r"|(?-i:[A-Z][a-z]+)(?:\s+[\w']+){0,3}\s+(?:is|are|was|were)\s)",  # "Feedback entry 3 is"
+    # "Feedback entry 3 is", "... isn't"
+    r"|(?-i:[A-Z][a-z]+)(?:\s+[\w']+){0,3}\s+(?:is|are|was|were)(?:n['’]t)?\s)",
     re.IGNORECASE,
 )
 
