@@ -330,6 +330,8 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["Could you add app.py to the staging area in /srv/repo?"],
         ),
         ("read /a/notes.txt and save it to /a/b.txt", ["read /a/notes.txt", "save it to /a/b.txt"]),
+        # An e-mail address after an arrow is what a value becomes, no file to save to.
+        ("Ana Lima's email → ana@new.example", ["Ana Lima's email → ana@new.example"]),
         # A fact, an arrow, then what to do with it: one request.
         ("feedback row 3 is spam → delete it", ["feedback row 3 is spam, delete it"]),
         # A sentence saying what something isn't states it: no request of its own.

@@ -168,3 +168,13 @@ def test_a_request_that_points_at_what_the_one_before_found() -> None:
         assert points_back(clause), clause
     for clause in ("note that Bob likes tea", "create /f/b.txt", "add an item to /f/todo.md"):
         assert not points_back(clause), clause
+
+
+def test_someones_field_and_what_it_becomes_asks_for_that_change() -> None:
+    """Seen on mcp-server-sqlite: "dmitri volkov's email → dmitri.volkov@example.net" had been
+    a read of his email saved to "the file" dmitri.volkov@example.net, as a memo."""
+    assert asks_to_change("Dmitri Volkov's email → dmitri.volkov@example.net")
+    assert asks_to_change("Bob's city -> Vancouver")
+    assert asks_to_change("Bob Chen moved to Vancouver, update his city")  # a fact, then his field
+    assert not asks_to_change("Bob's orders -> /a/orders.txt")  # saved to a file: a read first
+    assert not asks_to_change("what is Bob's city?")

@@ -503,10 +503,10 @@ def _copied(piece: str) -> list[str]:
         it = " it " if re.match(r"(?:to|into|in|on)\b", then["rest"]) else " "
         return [then["what"], f"{then['verb']}{it}{then['rest']}".strip()]
     written = _ARROW_GIVEN.match(text)
-    if written and locators_in(written["where"]) and not asks_to_change(written["what"]):
+    if written and _place(written["where"]) and not asks_to_change(written["what"]):
         return [f"write to {written['where']}: {written['text']}"]
     arrow = _ARROW.match(text)
-    if arrow and locators_in(arrow["where"]) and not asks_to_change(arrow["what"]):
+    if arrow and _place(arrow["where"]) and not asks_to_change(arrow["what"]):
         return [arrow["what"], f"save it to {arrow['where']}{arrow['rest'] or ''}"]
     match = _COPY.match(text)
     if match and locators_in(match["what"]) and locators_in(match["where"]):
@@ -522,6 +522,12 @@ def _copied(piece: str) -> list[str]:
     if match and locators_in(match["where"]) and not given:
         return [match["what"], f"save it to {match['where']}"]
     return _kept_from(piece)
+
+
+def _place(text: str) -> bool:
+    """Whether the text is a file or a page something may be saved to: "dmitri volkov's email →
+    dmitri.volkov@example.net" gives the address the email becomes, no place."""
+    return any(x.kind in ("path", "url") for x in locators_in(text))
 
 
 # "add Dmitri Volkov to memory as a person, with his email from the users table", "save Rosa's

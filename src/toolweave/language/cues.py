@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
-from toolweave.language.text import OPENERS, readable_name, sentences
+from toolweave.language.text import ARROW, OPENERS, readable_name, sentences
 from toolweave.language.values import blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
@@ -637,8 +637,13 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     about = "" if placed.rstrip().endswith("?") else _ABOUT_FIRST.sub("", placed)
     said = (placed, _FACT_FIRST.sub("", placed), about)
     opens = any(_opens_a_change(text) for text in said)
-    given = not by_verb and (_edit_given(clause) or ticks(clause))
+    set_by_arrow = _SET_BY_ARROW.search(clause) is not None
+    given = not by_verb and (_edit_given(clause) or ticks(clause) or set_by_arrow)
     return (opens or given) and not _TO_A_RESULT.search(clause)
+
+
+# "dmitri volkov's email → dmitri.volkov@example.net": someone's field, then what it becomes
+_SET_BY_ARROW = re.compile(rf"^[^>→]*\w['’]s\s+[a-z]+\s*{ARROW}\s*[^\s/]+\W*$", re.I)
 
 
 def _opens_a_change(text: str) -> bool:
