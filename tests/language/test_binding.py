@@ -18,7 +18,7 @@ from toolweave.language.binding import (
     value_sets,
 )
 from toolweave.language.parameters import options, param_kind
-from toolweave.types import Quoted, ToolSpec
+from toolweave.types import Quoted, ToolHints, ToolSpec
 
 TODAY = date(2026, 11, 22)
 STRING = {"type": "string"}
@@ -253,6 +253,11 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     assert other_kind_of_path(read, asked) and not other_kind_of_path(tree, asked)
     # A path the clause does not call a folder may be either.
     assert not other_kind_of_path(read, clause_of(0, "read /srv/Makefile", TODAY))
+    # A new file asked for is no folder made (Qwen2.5-Coder: create_directory(/srv/files)).
+    mkdir = tool("create_directory", "Create a new directory.")
+    mkdir.hints = ToolHints(read_only=False)
+    assert other_kind_of_path(mkdir, clause_of(0, "make a new file in /srv/files for me", TODAY))
+    assert not other_kind_of_path(mkdir, clause_of(0, "create the folder /srv/archive", TODAY))
     # A folder named by a word before "folder", in the folder the clause gives.
     drafts = clause_of(0, "make a drafts folder in /srv/files", TODAY)
     assert other_kind_of_path(read, drafts) and not other_kind_of_path(tree, drafts)

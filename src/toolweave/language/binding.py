@@ -1470,12 +1470,19 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
         return False
     required = tool.input_schema.get("required") or []
     if names_folders(tool) or any(_names_folder(name) for name in required):
-        # "... in /srv/server.log" and git_log(repo_path): a file is no repository
-        return all(_FILE_NAME.search(x.value) for x in paths)
+        # "... in /srv/server.log" and git_log(repo_path): a file is no repository; "make a new
+        # file in /srv for me" makes no folder (Qwen2.5-Coder called create_directory(/srv))
+        files = all(_FILE_NAME.search(x.value) for x in paths)
+        return files or (changes_things(tool) and _A_FILE_MADE.search(clause.text) is not None)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
         return _called_folders(clause, paths)
     return False
+
+
+_A_FILE_MADE = re.compile(
+    r"\b(?:make|create|start|add|write|save)\b[^/]{0,40}?\b(?:file|document|spreadsheet)\b", re.I
+)
 
 
 def names_folders(tool: ToolSpec) -> bool:
