@@ -1473,7 +1473,8 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
         # "... in /srv/server.log" and git_log(repo_path): a file is no repository; "make a new
         # file in /srv for me" makes no folder (Qwen2.5-Coder called create_directory(/srv))
         files = all(_FILE_NAME.search(x.value) for x in paths)
-        return files or (changes_things(tool) and _A_FILE_MADE.search(clause.text) is not None)
+        made = names_folders(tool) and changes_things(tool)
+        return files or (made and _A_FILE_MADE.search(clause.text) is not None)
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
         return _called_folders(clause, paths)
@@ -1481,7 +1482,9 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
 
 
 _A_FILE_MADE = re.compile(
-    r"\b(?:make|create|start|add|write|save)\b[^/]{0,40}?\b(?:file|document|spreadsheet)\b", re.I
+    r"\b(?:make|create|start)\s+(?:me\s+)?(?:a|an)\s+(?:new\s+|empty\s+)?"
+    r"(?:file|document|spreadsheet|list)\b",
+    re.I,
 )
 
 
