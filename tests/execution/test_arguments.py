@@ -477,6 +477,36 @@ async def test_a_text_the_model_gives_a_change_is_one_the_request_gives_as_text(
     llm = ScriptedLLM('{"content": "water the plants"}')
     filled = await fill_arguments(write, c("write 'water the plants' to /srv/todo.md"), llm)
     assert filled.problem is None and filled.arguments["content"] == "water the plants"
+    # nor the asking itself (seen with Qwen2.5-Coder: the file overwritten with that sentence)
+    asked = c("one errand in /srv/todo.md is done. Please take it out of the file for me.")
+    llm = ScriptedLLM('{"content": "Please take it out of the file for me."}')
+    filled = await fill_arguments(write, asked, llm)
+    assert filled.problem is not None and "content" in filled.problem.text
+
+
+async def test_a_thing_of_someones_the_request_names_is_no_observation() -> None:
+    """Seen with Qwen2.5-Coder: "I keep forgetting Bob's birthday. Could you add it to his
+    entry?" added the observation "birthday" to Bob: a date nobody gave."""
+    observation = {
+        "type": "object",
+        "properties": {"entityName": STRING, "contents": {"type": "array", "items": STRING}},
+    }
+    add = tool(
+        {"observations": {"type": "array", "items": observation}},
+        ["observations"],
+        name="add_observations",
+    )
+    asked = c("I keep forgetting Bob's birthday. Could you add it to his entry in my graph?")
+    llm = ScriptedLLM('{"observations": [{"entityName": "Bob", "contents": ["birthday"]}]}')
+    filled = await fill_arguments(add, asked, llm)
+    assert filled.problem is not None and "observations" in filled.problem.text
+    for given, said in [
+        ("note in my graph that Bob plays the cello", "plays the cello"),
+        ("add to my graph: Bob's birthday is May 3", "birthday is May 3"),
+    ]:
+        llm = ScriptedLLM(f'{{"observations": [{{"entityName": "Bob", "contents": ["{said}"]}}]}}')
+        filled = await fill_arguments(add, c(given), llm)
+        assert filled.problem is None, filled.problem
 
 
 async def test_a_name_the_model_gives_a_change_is_no_part_of_a_longer_word() -> None:

@@ -210,6 +210,14 @@ def test_a_statement_of_a_kind_the_parameter_does_not_take_is_none() -> None:
     assert is_statement("WITH a AS (SELECT 1) SELECT * FROM a", ("select",))
 
 
+def test_a_statement_that_binds_a_placeholder_is_none() -> None:
+    # A tool that takes one SQL string binds nothing: "SET amount = ?" stores no given value.
+    assert not is_statement("UPDATE orders SET amount = ? WHERE id = ?")
+    assert not is_statement("SELECT * FROM users WHERE name = :name")
+    assert not is_statement("DELETE FROM orders WHERE id = $1")
+    assert is_statement("SELECT * FROM notes WHERE body = 'why? :-)' AND n::int = 3")
+
+
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:
     request = "Add a user to the users table: name Frank O'Neil, city Dublin"
     sql = "INSERT INTO users (name, city) VALUES ('Frank O''Neil', 'Dublin')"

@@ -200,6 +200,19 @@ def test_an_insert_by_the_tables_known_columns(db: sqlite3.Connection) -> None:
     assert made_with(text, known) == (
         "INSERT INTO staff (salary, email, name) VALUES (12, 'fay@example.org', 'Fay Berg')"
     )
+    # A row for someone: values listed in the columns' order, a price said as one.
+    orders = {"staff": ["id", "name"], "orders": ["id", "staff_id", "item", "amount"]}
+    ana, numeric = [("name", "Ana Lima")], {"orders": ["amount"]}
+    for_ana = Known(held=["orders"], columns=orders, values=ana, numeric=numeric)
+    by_id = "(SELECT id FROM staff WHERE name = 'Ana Lima')"
+    assert made_with("new order for Ana Lima: 'Mouse pad', 9.99", for_ana) == (
+        f"INSERT INTO orders (item, amount, staff_id) VALUES ('Mouse pad', 9.99, {by_id})"
+    )
+    assert made_with("new order for Ana Lima: 9.99, 'Mouse pad'", for_ana) is None
+    bought = "Ana Lima has bought a pad for 9.99, record it in the orders table with item name 'P'"
+    assert made_with(bought, for_ana) == (
+        f"INSERT INTO orders (item, staff_id, amount) VALUES ('P', {by_id}, 9.99)"
+    )
     # Without the columns, or with a value no one column takes, nothing is made.
     assert made_with("insert Fay Berg (fay@example.org) from Oslo into staff", Known()) is None
     two_places = Known(columns={"staff": ["id", "name", "city", "country"]}, values=given[1:])
@@ -253,7 +266,11 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     ):
         sql = made_with(text, known)
         assert sql == "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima'"
-    for text in ("Ana Lima moved -> town Graz", "Ana Lima: town -> Graz"):  # terse
+    for text in (
+        "Ana Lima moved -> town Graz",
+        "Ana Lima: town -> Graz",
+        "Ana Lima moved porto → graz, update her town",  # terse; the place as written
+    ):
         assert made_with(text, known) == sql
     email = Known(
         held=["staff"],

@@ -35,6 +35,9 @@ from toolweave.language.text import readable_name, sentences
         # A company's name ends a sentence when one opens after it.
         ("I met Acme Corp. Could you add it?", ["I met Acme Corp.", "Could you add it?"]),
         ("Acme Corp. is a maker of anvils.", ["Acme Corp. is a maker of anvils."]),
+        # A question mark after "=" or an arrow is the blank asked for, not a sentence's end.
+        ("08:00 dubai = ? singapore", ["08:00 dubai = ? singapore"]),
+        ("5 km -> ? miles. Thanks", ["5 km -> ? miles.", "Thanks"]),
     ],
 )
 def test_sentences_keep_names_and_abbreviations_whole(text: str, expected: list[str]) -> None:

@@ -18,7 +18,7 @@ from toolweave.types import Segment, ServerInfo, ToolDoc, ToolSpec
 
 # Bump when the documents built from the same tool change (here or in augment.py), so that
 # indexes rebuild them.
-DOC_VERSION = 8
+DOC_VERSION = 9
 MAX_SEGMENT_CHARS = 400
 TOOLS_PER_SERVER_SEGMENT = 6
 

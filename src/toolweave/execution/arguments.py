@@ -318,7 +318,17 @@ def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: 
         return False
     if isinstance(value, str) and _part_of_a_word(value, clause.text):
         return False  # "dark-mode" of "feature/dark-mode" is no branch the user named
-    return bool(read) or name.lower() not in PAYLOAD_NAMES or _text_given(value, clause)
+    return bool(read) or all(_text_given(text, clause) for text in _texts(name, value))
+
+
+def _texts(name: str, value: Any) -> list[Any]:
+    """The texts a change's value writes: the value of a payload parameter (`content`), or the
+    `contents` of the records it makes (server-memory's observations)."""
+    if name.lower() in PAYLOAD_NAMES:
+        return [value]
+    records = value if isinstance(value, list) else []
+    held = [r.get("contents") for r in records if isinstance(r, dict)]
+    return [t for c in held if isinstance(c, list) for t in c]
 
 
 def _part_of_a_word(value: str, text: str) -> bool:
@@ -405,17 +415,22 @@ def _whole_locators(value: Any, clause: Clause) -> bool:
 # Words that open a description of what to write, not the text itself ("another item to my
 # todo list", "a new line"); a quoted text or one said as such may open with them.
 _DESCRIBING = {"a", "an", "another", "the", "my", "our", "some", "this", "that", "one", "more"}
+# Words that open the asking itself ("Please take it out of the file for me.").
+_DESCRIBING |= {"please", "kindly", "could", "can", "would", "will"}
 
 
 def _text_given(value: Any, clause: Clause) -> bool:
     """Whether a text the model gave a change to write may be the user's: one the clause gives
     as text to pass on (quoted, "write the text hello to a.txt"), or words of it that describe
-    nothing ("save hello world as a.txt"; not "add another item to my todo list")."""
+    nothing ("save hello world as a.txt"; not "add another item to my todo list", nor the
+    asking, nor a thing of someone's the clause names and does not give: "Bob's birthday")."""
     values = values_of(clause)
     if value in {q.value for q in [*values.quoted, *values.said]}:
         return True
     words = str(value).lower().split()
-    return bool(words) and words[0] not in _DESCRIBING
+    owned = rf"(?:\w's|\b(?:his|her|their|its|my|your|our))\s+{re.escape(str(value))}\b"
+    named_only = len(words) <= 2 and re.search(owned, clause.text, re.I)
+    return bool(words) and words[0] not in _DESCRIBING and not named_only
 
 
 def _names_one(field: dict[str, Any]) -> bool:

@@ -197,10 +197,18 @@ _STATEMENT = re.compile(
 )
 
 
+# A bound parameter's placeholder (?, ?1, :name, $1, %s) outside a quoted literal: a tool that
+# takes one SQL string binds nothing, so "SET amount = ?" would store no value anybody gave.
+_PLACEHOLDER = re.compile(r"\?\d*|(?<![:\w]):[A-Za-z_]\w*|\$\d+|%s\b")
+
+
 def is_statement(value: str, kinds: tuple[str, ...] = ()) -> bool:
-    """Whether the value has an SQL statement's shape, and is one of `kinds` if given (a SELECT
-    is no statement for a parameter that takes "an INSERT, UPDATE, or DELETE query")."""
+    """Whether the value has an SQL statement's shape, binds no placeholder, and is one of
+    `kinds` if given (a SELECT is no statement for a parameter that takes "an INSERT, UPDATE, or
+    DELETE query")."""
     if _STATEMENT.match(value) is None:
+        return False
+    if _PLACEHOLDER.search(re.sub(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"", " ", value)):
         return False
     first = value.split(None, 1)[0].lower()
     if first == "with":  # a common table expression reads, unless it changes rows

@@ -646,7 +646,11 @@ def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
 # What a clause goes on to say about a thing it names: "Globex: a company based in Springfield",
 # "... Globex to memory; it is based in Springfield" say "based in Springfield". Its kind ("a
 # company") is no observation, nor where the change goes ("to memory").
-_PIECES = re.compile(r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b)\s*")
+# A sentence's end is a piece's too ("Bob's birthday. Could you add it ..."), not an initial's
+# or a title's ("St. Louis").
+_PIECES = re.compile(
+    r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b|(?<!\b[A-Z][a-z])(?<!\b[A-Z])[.!?]\s+(?=[A-Z]))\s*"
+)
 _SUBJECT = re.compile(
     r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*"
     # "note that he plays the cello", "...; it starts in April": "plays the cello"

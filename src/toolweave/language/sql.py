@@ -190,7 +190,9 @@ def _kind(text: str) -> str:
     if re.search(
         r"\b(?:add(?!\s+up\b)|insert|new\s+row|put|store|save)\b|^\W*(?:please\s+)?record\b"
         r"|\brecord\s+(?:a|an)\s"  # "could you record a new order for her"
-        r"|^\W*(?:a\s+)?new\s+\w+\s*:",  # "new user: Farah Haddad, farah@x.org, Marseille"
+        r"|\brecord\s+(?:it|them|that|this)\s+(?:in|into|to)\s"  # "record it in the orders table"
+        # "new user: Farah Haddad, farah@x.org, Marseille", "new order for Carla Reyes: ..."
+        r"|^\W*(?:a\s+)?new\s+\w+(?:\s+for\s+[^:]{1,60})?\s*:",
         lowered,
     ):
         return "insert"
@@ -464,7 +466,10 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     pairs = [(m["c"], m["v"]) for m in found]
     if len(found) < 2 or not whole or found[-1].end() != len(text) or _left_out(pairs, known):
         columns = known.columns.get(table, ())
-        row = _row_by_columns(text, columns, known.values) or _row_in_order(text, columns)
+        listed = [c for c in columns if not owner or c != owner[0]]  # its owner found apart
+        row = _row_by_columns(text, columns, known.values) or _row_in_order(
+            text, listed, known.numeric.get(table, ())
+        )
         pairs = list(row.items()) if row else []
     row = {c: sql_literal(v) for c, v in pairs}
     if owner and owner[0] not in row:
@@ -472,6 +477,9 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     thing = _OF_A_THING.search(text)
     if thing and (column := _one_text(table, known)) and column not in row:
         row[column] = sql_literal(thing["v"])  # "an order for user 3 of a Baguette"
+    price = _PRICE.search(text)
+    if price and (column := _one_amount(table, known)) and column not in row:
+        row[column] = price["v"]  # "bought a mouse pad for 9.99"
     if read and read not in row:
         row[read] = known.read
     if len(row) < 2 or len(row) < len(pairs) or not all(_plain(c) for c in row):
@@ -481,6 +489,10 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
     return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(row.values())})"
 
 
+# A price paid: "for 9.99", "at $12" (a currency or cents: "for 2" may be a count).
+_PRICE = re.compile(
+    r"\b(?:for|at|costing)\s+(?:[$€£]|(?=\d+\.\d{2}\b))(?P<v>\d+(?:\.\d+)?)(?![\w.%])"
+)
 _OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))")
 
 
@@ -569,7 +581,8 @@ def _row_by_columns(
     unless every value the clause gives finds its column: a value left out is a wrong row."""
     row: dict[str, str] = {}
     for column in columns:
-        said = rf"\b{re.escape(column)}\s*(?::\s*|=\s*|\s+(?:of\s+)?)"  # "an amount of 9"
+        # "an amount of 9", "the item name 'Mouse pad'"
+        said = rf"\b{re.escape(column)}(?:\s+name)?\s*(?::\s*|=\s*|\s+(?:of\s+)?)"
         after = re.search(rf"{said}(?P<v>{_STRICT_VALUE})", text)
         if after and column != "id":
             row[column] = after["v"]
@@ -583,10 +596,13 @@ def _row_by_columns(
     return row
 
 
-def _row_in_order(text: str, columns: Sequence[str]) -> dict[str, str] | None:
+def _row_in_order(
+    text: str, columns: Sequence[str], numeric: Sequence[str] = ()
+) -> dict[str, str] | None:
     """ "new user: Farah Haddad, farah@x.org, Marseille": the values listed after a colon in
     the order of the table's columns (its id left out), one each, an e-mail address only for
-    the column that takes one."""
+    the column that takes one, a number only for a column of numbers when those are known
+    ("new order for Carla Reyes: 'Mouse pad', 9.99")."""
     listed = re.search(r":\s*(?P<list>[^:]+)$", text)
     named = [c for c in columns if c != "id"]
     values = list_items(listed["list"]) if listed else []
@@ -598,7 +614,12 @@ def _row_in_order(text: str, columns: Sequence[str]) -> dict[str, str] | None:
     row = dict(zip(named, values, strict=True))
     if any(("@" in value) != _takes(column, "email") for column, value in row.items()):
         return None
+    if numeric and any(bool(_NUMBER.fullmatch(v)) != (c in numeric) for c, v in row.items()):
+        return None
     return row
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def _labelled(values: Sequence[str], columns: Sequence[str]) -> dict[str, str]:
@@ -718,7 +739,12 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     columns = known.columns.get(table, ())
     given = {value: kind for kind, value in known.values}
     # "moved from Toronto to Vancouver": the value it was keeps the change to the row that has it
-    was = [v for v in given if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s", text)]
+    # ("moved toronto → vancouver" too)
+    was = [
+        v
+        for v in given
+        if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s|(?<![\w-]){re.escape(v)}\s*{ARROW}", text)
+    ]
     given = {v: k for v, k in given.items() if v not in was[:1]}
     said = _one_said(text, columns)
     column = said or _one_taking(text, columns, given)
@@ -781,7 +807,8 @@ _BECOMES = (
 
 
 def _after_to(value: str, text: str) -> bool:
-    return re.search(rf"\b{_BECOMES}\s+{re.escape(value)}(?![\w-])", text) is not None
+    said = rf"(?:\b{_BECOMES}\s+|{ARROW}\s*){re.escape(value)}(?![\w-])"
+    return re.search(said, text, re.IGNORECASE) is not None  # "→ vancouver": Vancouver
 
 
 def row_noun(table: str) -> str:

@@ -87,6 +87,8 @@ def _split(block: str) -> list[str]:
         before = block[start : match.start()]
         if before.endswith(".") and _keeps_going(before, block[match.end() :]):
             continue
+        if re.search(rf"(?:=|{ARROW})\s*\?$", before):  # "08:00 dubai = ? singapore": a blank
+            continue
         pieces.append(before)
         start = match.end()
     return [*pieces, block[start:]]

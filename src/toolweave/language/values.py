@@ -407,6 +407,8 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
             continue  # "the emails -> /a/e.txt": where they go, no text they become
         if match["arrowed"] and re.search(r"\]\s*-?$", old.value):
             continue  # "Bob -[works at]-> Acme": a relation drawn, no text replaced
+        if match["arrowed"] and _MOVED.search(old.value) and not locators_in(text):
+            continue  # "bob chen moved toronto → vancouver": where someone went, in no file
         if (numeral := _LAST_NUMBER.search(old.value)) and _NUMBER_ONLY.fullmatch(new.value):
             # "hosting 240 -> 300": the number, not the words before it
             old = Quoted(start=old.start + numeral.start(1), end=old.end, value=numeral[1])
@@ -416,6 +418,7 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     return pairs
 
 
+_MOVED = re.compile(r"\b(?:moved|relocated|went)\s+(?:from\s+)?\S+$", re.IGNORECASE)
 _CORRECTS = re.compile(r"\b(?:fix|correct|update|change|amend|edit)", re.IGNORECASE)
 _LAST_NUMBER = re.compile(r"\s(\d+(?:[.,]\d+)?)$")
 _NUMBER_ONLY = re.compile(r"\d+(?:[.,]\d+)?")
