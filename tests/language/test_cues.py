@@ -106,12 +106,20 @@ def test_the_facts_a_clause_names_and_a_lead_before_one() -> None:
     assert composed('add "likes tea" to Bob') is None
 
 
+def test_a_record_given_for_someone_is_a_change() -> None:
+    assert asks_to_change("feedback from emma schultz: 3 stars, 'Mouse is fine.'")
+    assert asks_to_change("new order for Carla Reyes: 'Mouse pad', 9.99")
+    assert not asks_to_change("orders for Carla Reyes: total amount")
+    assert not asks_to_change("weather for Paris: 'tomorrow'?")
+
+
 def test_a_to_do_ticked_off_is_a_change() -> None:
     for text in (
         "tick off 'call the bank' in todo.md",
         'todo.md: mark "call the bank" done',
         "mark the 'call the bank' item in /a/todo.md as done",
         "cross 'call the bank' off",
+        "dentist booked, tick it off in /a/todo.md",
     ):
         assert asks_to_change(text), text
     assert not asks_to_change("what's marked done in todo.md?")

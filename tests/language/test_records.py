@@ -307,6 +307,11 @@ def test_a_server_is_the_place_a_clause_names_for_its_change() -> None:
     # Or by what a server holds.
     assert placed("insert Frank O'Neil from Dublin into users") == {"sqlite"}
     assert placed("insert Frank O'Neil into users2") == set()
+    # A held name is a whole name: "→ Alice Martin-Dubois" puts nothing on the graph's Alice.
+    clause = clause_of(0, "rename user Alice Martin → Alice Martin-Dubois", TODAY)
+    assert servers_placed(clause, ["memory"], {"memory": ["Alice"]}) == set()
+    clause = clause_of(0, "→ save on Alice in memory", TODAY)
+    assert servers_placed(clause, ["memory"], {"memory": ["Alice"]}) == {"memory"}
     # Or by a noun its tools say, after "my", "the" or "our" (and perhaps one word).
     nouns = {"sqlite": ["database"], "memory": ["graph"]}
     clause = clause_of(0, "look up in the database the customers in Lyon", TODAY)

@@ -213,6 +213,12 @@ def test_an_insert_by_the_tables_known_columns(db: sqlite3.Connection) -> None:
     assert made_with(bought, for_ana) == (
         f"INSERT INTO orders (item, staff_id, amount) VALUES ('P', {by_id}, 9.99)"
     )
+    # A row from someone, its text quoted, a score with its scale.
+    reviews = {"staff": ["id", "name"], "reviews": ["id", "staff_id", "rating", "comment"]}
+    scored = Known(held=["reviews"], columns=reviews, values=ana, numeric={"reviews": ["rating"]})
+    assert made_with("reviews from Ana Lima: 3 stars, 'Slow.'", scored) == (
+        f"INSERT INTO reviews (rating, comment, staff_id) VALUES (3, 'Slow.', {by_id})"
+    )
     # Without the columns, or with a value no one column takes, nothing is made.
     assert made_with("insert Fay Berg (fay@example.org) from Oslo into staff", Known()) is None
     two_places = Known(columns={"staff": ["id", "name", "city", "country"]}, values=given[1:])
@@ -303,6 +309,11 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     moved = Known(held=["staff"], columns=columns, values=[*given, ("place", "Linz")])
     assert made_with("Ana Lima has moved from Linz to Graz, update her town in staff", moved) == (
         "UPDATE staff SET town = 'Graz' WHERE name = 'Ana Lima' AND town = 'Linz'"
+    )
+    # A row found by the value it changes: "rename staff Ana Lima → Ana Lima-Ode"
+    renamed = Known(held=["staff"], columns=columns, values=[given[0], ("name", "Ana Lima-Ode")])
+    assert made_with("rename staff Ana Lima → Ana Lima-Ode", renamed) == (
+        "UPDATE staff SET name = 'Ana Lima-Ode' WHERE name = 'Ana Lima'"
     )
     two = Known(held=["staff"], columns=columns, values=[*moved.values, ("place", "Wels")])
     assert made_with("Ana Lima moved from Linz to Graz or Wels, update staff", two) is None

@@ -345,6 +345,11 @@ def test_a_value_and_what_it_becomes_after_an_arrow() -> None:
     pairs = ex.replacements("budget.csv in /a/projects: hosting 240 -> 300")
     assert [(a.value, b.value) for a, b in pairs] == [("240", "300")]  # the number it was
     assert ex.replacements("emails of users in Lyon -> /srv/lyon.txt") == []  # where they go
+    # Where someone went, in no file; what is asked of someone.
+    assert ex.replacements("bob chen moved toronto → vancouver, update his city") == []
+    assert ex.replacements("carla reyes → email + city?") == []
+    pairs = ex.replacements("next mtg moved B2 → C4, fix it in notes.txt")
+    assert [(a.value, b.value) for a, b in pairs] == [("B2", "C4")]
 
 
 def test_the_text_after_a_file_and_a_colon_is_written() -> None:

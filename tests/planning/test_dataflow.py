@@ -518,6 +518,14 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
         "{{s1.result.content | ticked:call the bank}}",
     )
     assert plan.steps[1].arguments["edits"] == [{"oldText": line, "newText": ticked}]
+    # The item said done before "tick it off": its line.
+    plan = linked("dentist booked, tick it off in /srv/todo.md")
+    assert plan.steps[1].arguments["edits"] == [
+        {
+            "oldText": "{{s1.result.content | lines:dentist}}",
+            "newText": "{{s1.result.content | ticked:dentist}}",
+        }
+    ]
     # The lines given: nothing to read first.
     given = 'tick off the item: change "- [ ] call" to "- [x] call" in /srv/todo.md'
     assert [s.tool for s in linked(given).steps] == ["edit_file"]

@@ -636,6 +636,13 @@ def test_a_new_thing_related_to_one_the_graph_holds_is_added_with_its_relation()
     # Who does it to the new thing: "..., Carol leads it"
     text = "mem: new project 'Project Osprey' (obs 'deadline is June 30'), Carol leads it"
     assert planned(text, "Carol", create) == both
+    # One thing named relates nothing: "the cello" is no thing of the graph's.
+    clause = clause_of(0, "remember that Dana plays the cello", TODAY)
+    named = {"name": text_of, "entityType": text_of}
+    create = tool("create_entities", {"entities": records_of(named)}, read_only=False)
+    ranked = [Candidate(tool=relate, score=0.3), Candidate(tool=create, score=0.2)]
+    chosen = plan_steps([clause], [ranked], min_score=0.0, fallback=SEARCH).steps
+    assert [s.tool for s in chosen] == ["create_entities"]
 
 
 def test_a_change_no_tool_fits_goes_to_the_server_of_the_step_before() -> None:

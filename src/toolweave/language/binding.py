@@ -309,8 +309,10 @@ def statement_reading(clause: Clause, kinds: tuple[str, ...], read: str) -> str 
 def _known(clause: Clause) -> Known:
     """What an SQL statement may take from the clause's analysis beside its words."""
     values = values_of(clause)
-    # "the total for Bob Chen": after "for", a person as often as a place; a row's name
-    places = [p.name for p in values.places if p.preposition != "for"]
+    # "the total for Bob Chen": after "for", a person as often as a place; a row's name. After
+    # "from", two words or more no city's time zone knows are a person's ("feedback from Emma
+    # Schultz"; not "users from Lyon", "from New York").
+    places = [p.name for p in values.places if p.preposition != "for" and not _personal(p, values)]
     given = [("email", x.value) for x in values.locators if x.kind == "email"]
     given += [("place", name) for name in places]
     held = [h.value for h in clause.held]
@@ -319,6 +321,11 @@ def _known(clause: Clause) -> Known:
     if any("/" in x.value for x in values.locators if x.kind in ("path", "url")):
         held = []  # "order 1042 in server.log": the file is what is asked about, no table
     return Known(held=held, columns=clause.fields, values=given, numeric=clause.numeric)
+
+
+def _personal(place: Place, values: Values) -> bool:
+    zoned = any(place.start <= z.start < place.end for z in values.zones)
+    return place.preposition == "from" and len(place.name.split()) > 1 and not zoned
 
 
 # A query a tool matches against what it holds, word for word, not a question it reads.
@@ -652,12 +659,13 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     line becomes itself and the text after it; "tick off 'call the bank' in todo.md", the line
     that holds the text becomes the same with its box ticked ("- [x] call the bank")."""
     values = values_of(clause)
-    texts = [q for q in values.quoted if not _is_locator(q, values)] or values.said
+    texts = [q.value for q in values.quoted if not _is_locator(q, values)]
+    texts = texts or [s.value for s in values.said] or _item_told(clause.text)
     fields = _edit_fields(properties)
     if not (texts and fields):
         return {}
     name, old, new = fields
-    text = texts[0].value
+    text = texts[0]
     if appends(clause.text):
         last = "{{" + f"{read} | last_line" + "}}"
         return {name: [{old: last, new: f"{last}\n{text}"}]}
@@ -666,6 +674,21 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
         line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", done))
         return {name: [{old: line, new: ticked}]}
     return {}
+
+
+def _item_told(text: str) -> list[str]:
+    """The item a clause says is done before it asks to tick "it" off: "dentist booked, tick it
+    off in todo.md" (the one line that holds "dentist" is ticked, `references`)."""
+    told = _DONE_THEN_TICK.match(text) if ticks(text) and not unticks(text) else None
+    return [told["item"]] if told else []
+
+
+_DONE_THEN_TICK = re.compile(
+    r"^\W*(?P<item>[a-z][\w'’-]*(?:\s+[\w'’-]+){0,3}?)\s+(?:is\s+|was\s+|got\s+)?"
+    r"(?:done|[a-z]+ed|paid|sent|bought|made|written)\s*(?:[,:;–—-]|\band\b|\bso\b)\s*"
+    r"(?:please\s+)?(?:tick|check|cross|mark)\s+(?:it|that|this)\b",
+    re.IGNORECASE,
+)
 
 
 # How a clause changes a place that a tool cannot take: a table, a file.

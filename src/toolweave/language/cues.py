@@ -423,7 +423,19 @@ def _verbs_said(text: str) -> set[str]:
     }
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
+    said |= {"insert"} if gives_a_row(text) else set()
     return said | ({"edit"} if _edit_given(text) or edits_a_line(text) else set())
+
+
+def gives_a_row(clause: str) -> bool:
+    """Whether the clause gives a record for someone, to be added, without a verb: "feedback
+    from Emma Schultz: 3 stars, 'Fine.'" (what it is, whose, then its values, a text quoted)."""
+    return _ROW_GIVEN.match(clause) is not None
+
+
+_ROW_GIVEN = re.compile(
+    r"^\W*(?:a\s+)?(?:new\s+)?[a-z]+\s+(?:for|from|by)\s+[^:?]{1,60}:[^?]*['\"“‘][^?]*$", re.I
+)
 
 
 def edits_a_line(clause: str) -> bool:
@@ -445,7 +457,7 @@ def unticks(clause: str) -> bool:
 
 _DONE = r"(?:done|complete|completed|finished)\b"
 _TICKS = re.compile(
-    r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+)?off\b"
+    r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+|(?:it|that|this|them)\s+)?off\b"
     rf"|\bmark\b[^?!]{{0,120}}?\b(?:as\s+)?(?<!not\s){_DONE}",
     re.IGNORECASE,
 )
@@ -639,6 +651,7 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     opens = any(_opens_a_change(text) for text in said)
     set_by_arrow = _SET_BY_ARROW.search(clause) is not None
     given = not by_verb and (_edit_given(clause) or ticks(clause) or set_by_arrow)
+    given = given or (not by_verb and gives_a_row(clause))
     return (opens or given) and not _TO_A_RESULT.search(clause)
 
 

@@ -351,8 +351,8 @@ def servers_placed(
             if any(
                 re.search(rf"(?:\b(?:{prepositions})|{ARROW})\s+{pattern}(?![\w-])", request, re.I)
                 for pattern in (
-                    *(
-                        rf"(?:(?:{_OWNERS})\s+)?{re.escape(n)}"
+                    *(  # a whole name: "→ Alice Martin-Dubois" puts nothing on Alice
+                        rf"(?:(?:{_OWNERS})\s+)?{re.escape(n)}(?-i:(?!\s+[A-Z]))"
                         for n in (server, *held.get(server, ()))
                     ),
                     *(

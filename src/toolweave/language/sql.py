@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from toolweave.language.cues import gives_a_row
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.parameters import STATEMENT_KINDS
 from toolweave.language.text import ARROW
@@ -182,8 +183,11 @@ def _kind(text: str) -> str:
     lowered = text.lower()
     if _CREATING.search(lowered) and _create(text):
         return "create"
-    # "correct the price of the Keyboard order": an update, never a read instead
-    if re.search(_UPDATING, lowered) or _RENAMED.search(text):
+    # "correct the price of the Keyboard order": an update, never a read instead; "carla reyes
+    # → email + city?" asks for those
+    asked = lowered.rstrip().endswith("?")
+    said = re.sub(rf"\s{ARROW}", " ", lowered) if asked else lowered
+    if re.search(_UPDATING, said) or _RENAMED.search(text):
         return "update"
     if _DELETE.search(text):
         return "delete"
@@ -194,7 +198,7 @@ def _kind(text: str) -> str:
         # "new user: Farah Haddad, farah@x.org, Marseille", "new order for Carla Reyes: ..."
         r"|^\W*(?:a\s+)?new\s+\w+(?:\s+for\s+[^:]{1,60})?\s*:",
         lowered,
-    ):
+    ) or gives_a_row(text):
         return "insert"
     if re.search(r"\b(?:drop|truncate|alter|rename|clear|empty|wipe)\b", lowered):
         return "other"  # a change made here never: no statement at all
@@ -605,7 +609,7 @@ def _row_in_order(
     ("new order for Carla Reyes: 'Mouse pad', 9.99")."""
     listed = re.search(r":\s*(?P<list>[^:]+)$", text)
     named = [c for c in columns if c != "id"]
-    values = list_items(listed["list"]) if listed else []
+    values = [_SCORED.sub(r"\1", v) for v in list_items(listed["list"])] if listed else []
     labelled = _labelled(values, named)  # "name Liam O'Brien, email l@x.ie, city Dublin"
     if labelled:
         values, named = list(labelled.values()), list(labelled)
@@ -620,6 +624,8 @@ def _row_in_order(
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# A score said with its scale: "3 stars", "4/5", "8 points" is the number.
+_SCORED = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:stars?|points?|/\s*\d+)$", re.IGNORECASE)
 
 
 def _labelled(values: Sequence[str], columns: Sequence[str]) -> dict[str, str]:
@@ -745,9 +751,16 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
         for v in given
         if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s|(?<![\w-]){re.escape(v)}\s*{ARROW}", text)
     ]
-    given = {v: k for v, k in given.items() if v not in was[:1]}
+    kinds, given = given, {v: k for v, k in given.items() if v not in was[:1]}
     said = _one_said(text, columns)
     column = said or _one_taking(text, columns, given)
+    named = len(was) == 1 and kinds[was[0]] in ("name", "email")  # "from Graz": every row's
+    if column and named and len(given) == 1 and _takes(column, kinds[was[0]]):
+        # "rename user alice martin → Alice Martin-Dubois": the row by the value it changes
+        new = next(iter(given))
+        if _after_to(new, text) and _takes(column, given[new]):
+            old = sql_literal(was[0])
+            return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {column} = {old}"
     if not column or len(given) != 2 or len(was) > 1:
         return None
     written = _written(column, text)

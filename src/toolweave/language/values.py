@@ -403,6 +403,8 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
         old, new = (_unquoted(text, match, part) for part in parts)
         if last := _FROM_LAST.search(old.value):  # "change the deadline in a.txt from X to Y"
             old = Quoted(start=old.start + last.start(1), end=old.end, value=last[1])
+        if match["arrowed"] and text.rstrip().endswith("?"):
+            continue  # "carla reyes → email + city?": what is asked of her
         if match["arrowed"] and locators_in(new.value):
             continue  # "the emails -> /a/e.txt": where they go, no text they become
         if match["arrowed"] and re.search(r"\]\s*-?$", old.value):

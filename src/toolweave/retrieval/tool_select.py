@@ -49,6 +49,7 @@ from toolweave.language.parameters import (
 )
 from toolweave.language.records import (
     named_things,
+    record_kind,
     servers_about,
     servers_named,
     servers_placed,
@@ -296,6 +297,18 @@ def finds_nothing(candidate: Candidate) -> bool:
     return candidate.lacks and ((changes_things(tool) and existing) or _opens_by_name(tool))
 
 
+def _one_end(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the tool relates two things and the clause names one at most, pointing at no
+    one found before ("remember that Dana plays the cello" is no relation: the cello is no thing
+    named; "remember it under Rosa's Bakery" keeps a value read, "link them to Acme" may)."""
+    if record_kind(tool.input_schema) != "relations" or _WHO_FOUND.search(clause.text):
+        return False
+    return len({n.value for n in named_things(clause)} | {h.value for h in clause.held}) < 2
+
+
+_WHO_FOUND = re.compile(r"\b(?:them|they|him|her|those|these)\b", re.IGNORECASE)
+
+
 def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
     """How well a candidate serves the clause (`fit_and_gate`)."""
     return fit_and_gate(candidate, clause, rank)[0]
@@ -326,7 +339,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
     wrong_path = candidate.outside or other_kind_of_path(tool, clause)
-    absent = finds_nothing(candidate)
+    absent = finds_nothing(candidate) or (changes and _one_end(tool, clause))
     feasible = 0.0 if wrong_path else feasibility(tool, clause)
     if feasible and (absent or _held_elsewhere(candidate, clause)):
         feasible = 0.0  # values that fit a thing not there fit nothing ("Weather CLI" not held)
