@@ -751,16 +751,12 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
         for v in given
         if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s|(?<![\w-]){re.escape(v)}\s*{ARROW}", text)
     ]
-    kinds, given = given, {v: k for v, k in given.items() if v not in was[:1]}
+    was_kind = given[was[0]] if len(was) == 1 else ""
+    given = {v: k for v, k in given.items() if v not in was[:1]}
     said = _one_said(text, columns)
     column = said or _one_taking(text, columns, given)
-    named = len(was) == 1 and kinds[was[0]] in ("name", "email")  # "from Graz": every row's
-    if column and named and len(given) == 1 and _takes(column, kinds[was[0]]):
-        # "rename user alice martin → Alice Martin-Dubois": the row by the value it changes
-        new = next(iter(given))
-        if _after_to(new, text) and _takes(column, given[new]):
-            old = sql_literal(was[0])
-            return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {column} = {old}"
+    if column and was_kind and len(given) == 1:
+        return _renamed(text, table, column, (was[0], was_kind), given)
     if not column or len(given) != 2 or len(was) > 1:
         return None
     written = _written(column, text)
@@ -787,6 +783,20 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
         f"UPDATE {table} SET {column} = {sql_literal(new)} "
         f"WHERE {where[0]} = {sql_literal(row)}{before}"
     )
+
+
+def _renamed(
+    text: str, table: str, column: str, was: tuple[str, str], given: Mapping[str, str]
+) -> str | None:
+    """ "rename user alice martin → Alice Martin-Dubois": the row found by the name (or e-mail
+    address) it changes, to the one value given after it; a place changed is every row's ("from
+    Graz to Wels")."""
+    (new, kind), (old, old_kind) = next(iter(given.items())), was
+    if old_kind not in ("name", "email") or not _takes(column, old_kind):
+        return None
+    if not (_after_to(new, text) and _takes(column, kind)):
+        return None
+    return f"UPDATE {table} SET {column} = {sql_literal(new)} WHERE {column} = {sql_literal(old)}"
 
 
 def _written(column: str, text: str) -> re.Match[str] | None:
