@@ -359,6 +359,9 @@ def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
     leeds = {"memory": frozenset({"leed", "person"})}
     found = said_in(clause_of(0, "do I know anybody in Leeds?", TODAY), leeds)
     assert [w.value for w in found] == ["Leeds"]
+    # written in lower case, after "in": a place's name however short
+    found = said_in(clause_of(0, "who do i know in leeds", TODAY), leeds)
+    assert [w.value for w in found] == ["leeds"]
     # A clause naming what a server holds is placed by that name, not by its other words.
     clause = clause_of(0, "look up alice martin's email in the users table", TODAY)
     clause.held = held_in(clause, {"db": ["users"]})

@@ -210,11 +210,18 @@ def said_in(clause: Clause, words: Mapping[str, Collection[str]]) -> list[Quoted
 
 
 def _content_words(clause: Clause) -> list[Quoted]:
+    text = without_values(clause)
+    found = [(m.start(), m.group()) for m in CONTENT_WORD.finditer(text)]
+    # a place's name written in lower case, however short: "who do i know in leeds"
+    found += [(m.start("w"), m["w"]) for m in _PLACED_WORD.finditer(text) if len(m["w"]) < 6]
     return [
-        Quoted(start=m.start(), end=m.end(), value=m.group())
-        for m in CONTENT_WORD.finditer(without_values(clause))
-        if stem(m.group()) not in _PLAIN
+        Quoted(start=at, end=at + len(word), value=word)
+        for at, word in found
+        if stem(word) not in _PLAIN
     ]
+
+
+_PLACED_WORD = re.compile(r"\b(?:in|at|near|from)\s(?P<w>[a-z]{4,})\b")
 
 
 # Fields whose names say nothing of what a table holds: every table has them.
