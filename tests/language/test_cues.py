@@ -111,6 +111,10 @@ def test_a_record_given_for_someone_is_a_change() -> None:
     assert asks_to_change("new order for Carla Reyes: 'Mouse pad', 9.99")
     assert not asks_to_change("orders for Carla Reyes: total amount")
     assert not asks_to_change("weather for Paris: 'tomorrow'?")
+    # notes given by the noun alone
+    assert asks_to_change("Acme Corp obs: CEO is Wile E. Coyote")
+    assert asks_to_change("memory notes → Bob: 'has a dog named Pepper'")
+    assert not asks_to_change("Bob's notes: anything new?")
 
 
 def test_a_to_do_ticked_off_is_a_change() -> None:

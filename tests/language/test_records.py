@@ -96,6 +96,10 @@ def test_unquoted_what_a_clause_goes_on_to_say_about_a_name_is_an_observation() 
     heron = {"name": "Project Heron", "entityType": "project", "observations": ["starts in April"]}
     said = 'add a project called "Project Heron" to memory; it starts in April'
     assert made(ENTITIES, said) == {"entities": [heron]}
+    # An abbreviation in capitals opens what is said as a word does.
+    assert made(OBSERVATIONS, "Acme Corp obs: CEO is Wile E. Coyote") == {
+        "observations": [{"entityName": "Acme Corp", "contents": ["CEO is Wile E. Coyote"]}]
+    }
     # Without a kind, the thing is no new entity; two names related make a relation.
     assert made(ENTITIES, "Alice likes coffee, note that") == {}
     assert made(OBSERVATIONS, "Carol works at Initech now, add that to the graph") == {}

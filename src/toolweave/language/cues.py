@@ -424,7 +424,17 @@ def _verbs_said(text: str) -> set[str]:
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
     said |= {"insert"} if gives_a_row(text) else set()
+    said |= {"add"} if notes_given(text) else set()
     return said | ({"edit"} if _edit_given(text) or edits_a_line(text) else set())
+
+
+def notes_given(clause: str) -> bool:
+    """Whether the clause gives notes to keep by the noun alone: "Acme Corp obs: CEO is Wile E.
+    Coyote", "memory notes → Bob: 'has a dog'" (not a question: "Bob's notes: any?")."""
+    return _NOTES.search(clause) is not None and not clause.rstrip().endswith("?")
+
+
+_NOTES = re.compile(rf"\b(?:obs|observations?|notes?)\s*(?::|{ARROW})\s*\S", re.I)
 
 
 def gives_a_row(clause: str) -> bool:
@@ -651,7 +661,7 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     opens = any(_opens_a_change(text) for text in said)
     set_by_arrow = _SET_BY_ARROW.search(clause) is not None
     given = not by_verb and (_edit_given(clause) or ticks(clause) or set_by_arrow)
-    given = given or (not by_verb and gives_a_row(clause))
+    given = given or (not by_verb and (gives_a_row(clause) or notes_given(clause)))
     return (opens or given) and not _TO_A_RESULT.search(clause)
 
 

@@ -699,7 +699,9 @@ def _described(after: str) -> list[str]:
         words = piece.split()
         # "Carol leads it" says nothing of Carol until "it" is known.
         pointing = words[-1:] and words[-1].lower() in {"it", "him", "her", "them", "this", "that"}
-        if len(words) >= 2 and words[0].islower() and words[0] not in _NOT_SAID and not pointing:
+        # a plain word first, or an abbreviation in capitals ("CEO is Wile E. Coyote")
+        plain = words[:1] and (words[0].islower() or (words[0].isupper() and len(words[0]) > 1))
+        if len(words) >= 2 and plain and words[0].lower() not in _NOT_SAID and not pointing:
             said.append(piece)
     return said
 
