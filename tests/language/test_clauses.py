@@ -334,6 +334,9 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ("Ana Lima's email → ana@new.example", ["Ana Lima's email → ana@new.example"]),
         # A fact, an arrow, then what to do with it: one request.
         ("feedback row 3 is spam → delete it", ["feedback row 3 is spam, delete it"]),
+        # A file, an arrow, then what is done to it: one request; what is read goes on.
+        ("TODO.md only → commit in /r, msg 'x'", ["commit TODO.md only in /r, msg 'x'"]),
+        ("/a/notes.txt -> add it to memory", ["/a/notes.txt", "add it to memory"]),
         # A sentence saying what something isn't states it: no request of its own.
         (
             "Entry number 3 isn't a real review. Please delete row 3 from the feedback table.",

@@ -449,6 +449,9 @@ _ARROW_THEN = re.compile(
     r"(?P<rest>.*)$",
     re.I,
 )
+# A file alone, perhaps "only", and the verbs that act on files as they are (git's, a move).
+_FILE_ALONE = re.compile(r"(?P<file>[\w./~-]+\.\w{1,5})(?:\s+(?:only|alone|on\s+its\s+own))?")
+_ON_FILES = re.compile(r"commit|stage|unstage|restore|delete|remove|move|rename", re.I)
 # "gift list -> /a/gifts.txt: scarf, book": what is written given after the file.
 _ARROW_GIVEN = re.compile(
     rf"^(?P<what>[^:]+?)\s*{ARROW}\s*(?P<where>\S*[/.]\S*?):\s+(?P<text>\S.*)$"
@@ -496,6 +499,9 @@ def _copied(piece: str) -> list[str]:
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
     then = _ARROW_THEN.match(text)
+    if then and _FILE_ALONE.fullmatch(then["what"]) and _ON_FILES.fullmatch(then["verb"]):
+        # "TODO.md only → commit in /r, msg '...'": what the request acts on, not a reading
+        return [f"{then['verb']} {then['what']} {then['rest']}".strip()]
     if then and _IS.search(then["what"]) and refers_back(then["rest"]):
         # "feedback row id 3 is spam → delete it": a fact, then what to do with it
         return [f"{then['what']}, {then['verb']} {then['rest']}".strip()]
