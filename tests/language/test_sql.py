@@ -612,6 +612,7 @@ def test_a_row_for_someone_holds_their_id(db: sqlite3.Connection) -> None:
     staff = Known(held=["staff"], columns=columns, values=[("name", "Ana Lima")])
     own = "delete Ana Lima's entry in the staff table"
     assert made_with(own, staff) == "DELETE FROM staff WHERE name = 'Ana Lima'"
+    assert made_with("delete Ana Lima's staff row", staff) == made_with(own, staff)
     # Nobody it is for: the row without
     assert made_with("add a task with job 'Audit' and staff_id 3", numbered) == (
         "INSERT INTO tasks (job, staff_id) VALUES ('Audit', 3)"

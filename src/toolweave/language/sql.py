@@ -860,7 +860,7 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
     return f"DELETE FROM {table}{where}" if table and where else None
 
 
-_OWN_ROW = r"['’]s\s+(?:entry|row|record|account|profile)\b"
+_OWN_ROW = r"['’]s\s+(?:\w+\s+)?(?:entry|row|record|account|profile)\b"  # "'s user row"
 
 
 def _own_row(text: str, table: str, known: Known) -> str:
