@@ -240,6 +240,8 @@ def test_text_after_a_labelled_colon_is_said() -> None:
     assert [q.value for q in ex.said_in("echo this back: the quick brown fox")] == [
         "the quick brown fox"
     ]
+    # What a line is for describes it: no text to write as it is.
+    assert ex.said_in("add a line for printing, at a cost of 150, to /a/budget.csv") == []
 
 
 def test_a_text_said_after_a_colon_is_labelled() -> None:

@@ -485,7 +485,8 @@ def said_in(text: str) -> list[Quoted]:
             value = value[announced.end() :]
         if not re.search(r"\w", value):  # "... with the note 'x'?": its "?" is no text
             continue
-        if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at)\b)", value):
+        # "a line for printing, at a cost of 150": what it is for describes it, gives no text
+        if _VAGUE.fullmatch(value) or re.match(r"(?:/|~|(?:to|into|in|on|at|for|about)\b)", value):
             continue
         if _POINTED.match(value):  # "add that person to the users table": a thing, no text
             continue
