@@ -518,6 +518,13 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
         "{{s1.result.content | ticked:call the bank}}",
     )
     assert plan.steps[1].arguments["edits"] == [{"oldText": line, "newText": ticked}]
+    # A CSV line described by what it is for and its values: in the file's columns.
+    plan = linked("add a line for printing, at a cost of 150, to /srv/budget.csv")
+    last, line = (
+        "{{s1.result.content | last_line}}",
+        "{{s1.result.content | csv_line:for printing, at a cost of 150}}",
+    )
+    assert plan.steps[1].arguments["edits"] == [{"oldText": last, "newText": f"{last}\n{line}"}]
     # The item said done before "tick it off": its line.
     plan = linked("dentist booked, tick it off in /srv/todo.md")
     assert plan.steps[1].arguments["edits"] == [

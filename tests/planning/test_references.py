@@ -203,6 +203,20 @@ def test_the_last_line_that_is_not_blank() -> None:
         resolve({"c": "{{s2.result | last_line}}"}, notes)
 
 
+def test_a_csv_line_described_in_the_headers_columns() -> None:
+    budget = {"s1": "item,cost\ndesign,1200\n", "s2": "just one column\n"}
+    line = "{{s1.result | csv_line:for printing, at a cost of 150}}"
+    assert resolve({"c": line}, budget) == {"c": "printing,150"}
+    assert resolve({"c": "{{s1.result|csv_line:with item flyers and cost $90}}"}, budget) == {
+        "c": "flyers,90"
+    }
+    with pytest.raises(UnresolvedReference, match="gives no item, cost"):
+        resolve({"c": "{{s1.result | csv_line:for printing}}"}, budget)
+    with pytest.raises(UnresolvedReference, match="no header of columns"):
+        resolve({"c": "{{s2.result | csv_line:for printing, cost 5}}"}, budget)
+    assert rename_references({"c": line}, {"s1": "s3"}) == {"c": line.replace("s1", "s3")}
+
+
 def test_a_row_from_the_labelled_lines_of_a_text() -> None:
     """A sign-up form read from a file, added to a table: its values quoted, never its text
     run as a statement."""

@@ -662,18 +662,28 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     texts = [q.value for q in values.quoted if not _is_locator(q, values)]
     texts = texts or [s.value for s in values.said] or _item_told(clause.text)
     fields = _edit_fields(properties)
+    last = "{{" + f"{read} | last_line" + "}}"
+    described = _ROW_DESCRIBED.search(clause.text) if not texts else None
+    if fields and described and appends(clause.text):  # "add a line for printing, ... budget.csv"
+        line = "{{" + f"{read} | csv_line:{described['said']}" + "}}"
+        return {fields[0]: [{fields[1]: last, fields[2]: f"{last}\n{line}"}]}
     if not (texts and fields):
         return {}
     name, old, new = fields
     text = texts[0]
     if appends(clause.text):
-        last = "{{" + f"{read} | last_line" + "}}"
         return {name: [{old: last, new: f"{last}\n{text}"}]}
     if ticks(clause.text) and not replacements(clause.text):  # not when the lines are given
         done = "unticked" if unticks(clause.text) else "ticked"
         line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", done))
         return {name: [{old: line, new: ticked}]}
     return {}
+
+
+# A CSV line described by what it is for and its values, not written out.
+_ROW_DESCRIBED = re.compile(
+    r"\b(?:line|row|entry)\s+(?P<said>for\s+[^{}|/~]+?)\s*,?\s+(?:to|in|into)\s+\S+\.csv\b", re.I
+)
 
 
 def _item_told(text: str) -> list[str]:

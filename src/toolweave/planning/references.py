@@ -7,6 +7,8 @@ spaces). A filter after a bar takes a part of that text, as the request asked fo
 - `last_line`: the last line that is not blank (what a line appended to a file is put after);
 - `ticked:call the bank`: the one line that holds the words, its box "[ ]" ticked ("- [x] call
   the bank", what a to-do ticked off becomes); `unticked:...` opens a ticked box again;
+- `csv_line:for printing, at a cost of 150`: a CSV line in the header's columns ("item,cost"
+  gives "printing,150"), each value after its column's name, the one left what the line is for;
 - `row:users:name,email,city`: an INSERT of the row its labelled lines give ("Name: Grace
   Hopper"), for those of the table's columns they name, each value an SQL string literal (what a
   sign-up form read from a file adds to a table);
@@ -37,7 +39,7 @@ from toolweave.types import Plan
 REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
     r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<un>un)?ticked:(?P<item>[^{}|]+?)"
-    r"|(?P<last>last_line)"
+    r"|(?P<last>last_line)|csv_line:(?P<described>[^{}|]+?)"
     r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)|value:(?P<fact>[a-z]+(?: [a-z]+)*)))?\s*\}\}"
 )
 # "Name: Grace Hopper": a labelled line, its label and its value.
@@ -167,6 +169,8 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
         return _value(value, match["fact"], fail, where)
     if match["item"] is not None:
         return _ticked(_format(value), match["item"], fail, where, undone=bool(match["un"]))
+    if match["described"] is not None:
+        return _csv_line(_format(value), match["described"], fail, where)
     if match["last"] is not None:
         filled = [line for line in _format(value).splitlines() if line.strip()]
         if not filled:
@@ -198,6 +202,29 @@ def _row(
         raise fail(f"no line of {where} gives a value for {', '.join(columns)}")
     values = ", ".join(sql_literal(labelled[c]) for c in named)
     return f"INSERT INTO {table} ({', '.join(named)}) VALUES ({values})"
+
+
+def _csv_line(
+    text: str, described: str, fail: Callable[[str], UnresolvedReference], where: str
+) -> str:
+    """The line of a CSV text that the description gives, in its header's columns: each value
+    after its column's name ("a cost of 150"), and the one column left what the line is "for"
+    ("for printing"); item,cost gives "printing,150"."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    columns = [c.strip() for c in header.split(",")]
+    if len(columns) < 2:
+        raise fail(f"{where} has no header of columns to place {described!r} in")
+    values = {}
+    for column in columns:
+        said = rf"\b{re.escape(column)}\b\s*(?:of|:|=|is)?\s*[$€£]?(?P<v>\d[\d.]*|[A-Za-z][\w-]*)"
+        if found := re.search(said, described, re.IGNORECASE):
+            values[column] = found["v"]
+    left = [c for c in columns if c not in values]
+    if len(left) == 1 and (named := re.search(r"\bfor\s+(?P<v>[\w-]+)", described)):
+        values[left[0]] = named["v"]
+    if missing := [c for c in columns if c not in values]:
+        raise fail(f"{described!r} gives no {', '.join(missing)} for a line of {where}")
+    return ",".join(values[c] for c in columns)
 
 
 def _value(value: Any, fact: str, fail: Callable[[str], UnresolvedReference], where: str) -> str:
@@ -336,6 +363,8 @@ def _filter(match: re.Match[str]) -> str:
         return f" | {match['un'] or ''}ticked:{match['item']}"
     if match["last"] is not None:
         return " | last_line"
+    if match["described"] is not None:
+        return f" | csv_line:{match['described']}"
     return f" | lines:{match['word']}" if match["word"] is not None else ""
 
 
