@@ -499,8 +499,12 @@ def test_a_query_matched_against_names_takes_the_name_the_clause_gives() -> None
     clause = clause_of(0, "who is allergic to peanuts?", TODAY)
     matching = {"properties": {"query": matched}, "required": ["query"]}
     assert extract_arguments(matching, clause).arguments == {"query": clause.text}
+    # in the singular, which a search matching parts of words finds in the plural too
     clause.about = [Quoted(start=19, end=26, value="peanuts")]
-    assert extract_arguments(matching, clause).arguments == {"query": "peanuts"}
+    assert extract_arguments(matching, clause).arguments == {"query": "peanut"}
+    clause = clause_of(0, "which companies have I stored in memory?", TODAY)
+    clause.about = [Quoted(start=6, end=15, value="companies")]
+    assert extract_arguments(matching, clause).arguments == {"query": "company"}
 
 
 MOVE = {

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolweave.language.questions import content_words, expected_answer
+from toolweave.language.questions import content_words, expected_answer, singular
 
 
 @pytest.mark.parametrize(
@@ -110,3 +110,9 @@ def test_words_of_one_relation_cover_each_other() -> None:
     covered = with_alike(set(content_terms("She married a painter in 1950")))
     assert set(content_terms("spouse wife")) <= covered
     assert not set(content_terms("employer")) & covered
+
+
+def test_a_regular_plural_becomes_its_singular() -> None:
+    pairs = [("companies", "company"), ("boxes", "box"), ("peanuts", "peanut"), ("days", "day")]
+    pairs += [("people", "people"), ("status", "status"), ("analysis", "analysis")]
+    assert [singular(plural) for plural, _ in pairs] == [one for _, one in pairs]

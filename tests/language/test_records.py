@@ -363,6 +363,10 @@ def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:
     leeds = {"memory": frozenset({"leed", "person"})}
     found = said_in(clause_of(0, "do I know anybody in Leeds?", TODAY), leeds)
     assert [w.value for w in found] == ["Leeds"]
+    # a graph's own word for its records is none of theirs: "every entity of type company"
+    kinds = {"memory": frozenset({"entiti", "compani"})}
+    found = said_in(clause_of(0, "list every entity of type company", TODAY), kinds)
+    assert [w.value for w in found] == ["company"]
     # written in lower case, after "in": a place's name however short
     found = said_in(clause_of(0, "who do i know in leeds", TODAY), leeds)
     assert [w.value for w in found] == ["leeds"]

@@ -47,6 +47,7 @@ from toolweave.language.parameters import (
     sql_kinds,
     takes_sql,
 )
+from toolweave.language.questions import singular
 from toolweave.language.records import names_in, record_keeping, records
 from toolweave.language.spans import NAME_JOINERS
 from toolweave.language.sql import Known, row_change_asked, row_noun, statement
@@ -195,9 +196,13 @@ def extract_arguments(
             # ("project falcon deadline?"), else a word of it the records say ("Who is allergic
             # to peanuts?": peanuts).
             held = clause.held if len(clause.held) == 1 else []  # of two, which is asked?
-            named = names_in(clause) or held or clause.about
-            if named and _MATCHED.search(properties[name].get("description", "")):
-                filled.put(name, named[0].value, "extracted", _span(named[0]))
+            named = names_in(clause) or held
+            about = [singular(w.value) for w in clause.about]  # "companies": company ones too
+            if (named or about) and _MATCHED.search(properties[name].get("description", "")):
+                if named:
+                    filled.put(name, named[0].value, "extracted", _span(named[0]))
+                else:  # a word's singular: no span of the clause holds it as it is
+                    filled.put(name, about[0], "extracted")
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     _percents_as_fractions(filled, properties, kinds, values.numbers)

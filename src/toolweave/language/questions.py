@@ -194,6 +194,18 @@ def stem(word: str) -> str:
     return str(_stemmer().stemWord(word.lower().removesuffix("'s")))
 
 
+def singular(word: str) -> str:
+    """A regular plural's singular ("companies" company, "boxes" box, "people" as it is): what
+    a search that matches parts of words finds in records of one thing and of several."""
+    if re.search(r"[^aeiou]ies$", word):
+        return word[:-3] + "y"
+    if re.search(r"(?:ch|sh|x|ss|z)es$", word):
+        return word[:-2]
+    if re.search(r"[^su]s$", word) and not word.endswith("is"):
+        return word[:-1]
+    return word
+
+
 # Words that say the same relation: a sentence with one answers a question with another
 # ("married" for "spouse", "wrote" for "author").
 _ALIKE = (

@@ -217,7 +217,7 @@ def _content_words(clause: Clause) -> list[Quoted]:
     return [
         Quoted(start=at, end=at + len(word), value=word)
         for at, word in found
-        if stem(word) not in _PLAIN
+        if stem(word) not in _PLAIN | _ENTRY_STEMS  # "every entity of type company": company
     ]
 
 
@@ -683,6 +683,7 @@ _REMOVING = re.compile(r"delet|remov|forget|drop|eras(?:e|ing)", re.IGNORECASE)
 _ENTRIES = {"entry", "record", "node", "entity", "profile", "card", "page", "memory", "knowledge"}
 # A name that owns the thing said after it: "Carla Reyes's order" (not "Bob's entry").
 _OWNER = re.compile(rf"['’]s\s+(?!(?:{'|'.join(_ENTRIES)})\b)[a-z]")
+_ENTRY_STEMS = {stem(w) for w in _ENTRIES}
 _NOT_SAID = _PREPOSITIONS | _NOT_NAMES | _ENTRIES | {"as"}  # "as an observation": how it is kept
 
 
