@@ -258,6 +258,9 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     mkdir.hints = ToolHints(read_only=False)
     assert other_kind_of_path(mkdir, clause_of(0, "make a new file in /srv/files for me", TODAY))
     assert not other_kind_of_path(mkdir, clause_of(0, "create the folder /srv/archive", TODAY))
+    # nor is a file put into a folder (a move)
+    moved = clause_of(0, "put server.log from /srv in the folder /srv/old", TODAY)
+    assert other_kind_of_path(mkdir, moved)
     # A folder named by a word before "folder", in the folder the clause gives.
     drafts = clause_of(0, "make a drafts folder in /srv/files", TODAY)
     assert other_kind_of_path(read, drafts) and not other_kind_of_path(tree, drafts)

@@ -1509,10 +1509,11 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
     required = tool.input_schema.get("required") or []
     if names_folders(tool) or any(_names_folder(name) for name in required):
         # "... in /srv/server.log" and git_log(repo_path): a file is no repository; "make a new
-        # file in /srv for me" makes no folder (Qwen2.5-Coder called create_directory(/srv))
-        files = all(_FILE_NAME.search(x.value) for x in paths)
+        # file in /srv for me" makes no folder (Qwen2.5-Coder called create_directory(/srv)),
+        # nor does "put server.log from /srv in the folder /srv/old" (a file moved)
+        files = [bool(_FILE_NAME.search(x.value)) for x in paths]
         made = names_folders(tool) and changes_things(tool)
-        return files or (made and _A_FILE_MADE.search(clause.text) is not None)
+        return all(files) or (made and (any(files) or _A_FILE_MADE.search(clause.text) is not None))
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
         return _called_folders(clause, paths)
