@@ -115,6 +115,9 @@ def test_a_record_given_for_someone_is_a_change() -> None:
     assert asks_to_change("Acme Corp obs: CEO is Wile E. Coyote")
     assert asks_to_change("memory notes → Bob: 'has a dog named Pepper'")
     assert not asks_to_change("Bob's notes: anything new?")
+    # a file's field set by an arrow
+    assert asks_to_change("/a/alpha.txt deadline -> 2024-12-06")
+    assert not asks_to_change("/a/alpha.txt deadline?")
 
 
 def test_a_to_do_ticked_off_is_a_change() -> None:

@@ -525,6 +525,14 @@ def test_a_line_added_to_a_file_goes_after_its_last_line_as_read() -> None:
         "{{s1.result.content | csv_line:for printing, at a cost of 150}}",
     )
     assert plan.steps[1].arguments["edits"] == [{"oldText": last, "newText": f"{last}\n{line}"}]
+    # A file's labelled line set to a value: that line, its value replaced.
+    plan = linked("/srv/alpha.txt deadline -> 2024-12-06")
+    assert plan.steps[1].arguments["edits"] == [
+        {
+            "oldText": "{{s1.result.content | field:deadline}}",
+            "newText": "{{s1.result.content | field:deadline=2024-12-06}}",
+        }
+    ]
     # The item said done before "tick it off": its line.
     plan = linked("dentist booked, tick it off in /srv/todo.md")
     assert plan.steps[1].arguments["edits"] == [

@@ -298,3 +298,17 @@ def test_an_empty_result_passes_nothing_on() -> None:
         with pytest.raises(UnresolvedReference, match="is empty: there is nothing to pass on"):
             resolve({"content": "{{s1.result}}"}, {"s1": empty})
     assert resolve({"n": "{{s1.result}}"}, {"s1": 0}) == {"n": 0}
+
+
+def test_a_labelled_line_and_the_same_with_its_value_replaced() -> None:
+    alpha = {"s1": "Project Alpha\nOwner: Priya Nair\n* Deadline: 2024-11-15\n", "s2": "x\n"}
+    assert resolve({"c": "{{s1.result | field:deadline}}"}, alpha) == {
+        "c": "* Deadline: 2024-11-15"
+    }
+    assert resolve({"c": "{{s1.result | field:deadline=2024-12-06}}"}, alpha) == {
+        "c": "* Deadline: 2024-12-06"
+    }
+    with pytest.raises(UnresolvedReference, match="no lines of s2's result are labelled 'owner'"):
+        resolve({"c": "{{s2.result | field:owner}}"}, alpha)
+    both = "{{s1.result | field:deadline=2024-12-06}}"
+    assert rename_references({"c": both}, {"s1": "s3"}) == {"c": both.replace("s1", "s3")}

@@ -21,6 +21,7 @@ from toolweave.language.cues import (
     described_by_quote,
     edits_a_line,
     facts_named,
+    field_set,
     refers_back,
     says_what_they_did,
     states_first,
@@ -672,6 +673,11 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     if fields and described and appends(clause.text):  # "add a line for printing, ... budget.csv"
         line = "{{" + f"{read} | csv_line:{described['said']}" + "}}"
         return {fields[0]: [{fields[1]: last, fields[2]: f"{last}\n{line}"}]}
+    if fields and (field := field_set(clause.text)):  # "/a/alpha.txt deadline -> 2024-12-06"
+        was, becomes = (
+            "{{" + f"{read} | field:{field[0]}{value}" + "}}" for value in ("", f"={field[1]}")
+        )
+        return {fields[0]: [{fields[1]: was, fields[2]: becomes}]}
     if not (texts and fields):
         return {}
     name, old, new = fields

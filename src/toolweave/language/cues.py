@@ -425,7 +425,21 @@ def _verbs_said(text: str) -> set[str]:
     # the verb
     said |= {"insert"} if gives_a_row(text) else set()
     said |= {"add"} if notes_given(text) else set()
+    said |= {"edit"} if field_set(text) else set()
     return said | ({"edit"} if _edit_given(text) or edits_a_line(text) else set())
+
+
+def field_set(clause: str) -> tuple[str, str] | None:
+    """The labelled line of a file a terse request sets, and its new value: "/a/alpha.txt
+    deadline -> 2024-12-06" (the file's "Deadline: ..." line)."""
+    found = _FIELD_SET.match(clause)
+    return (found["field"], found["value"]) if found else None
+
+
+_FIELD_SET = re.compile(
+    rf"^\W*[~/]\S*\.\w{{1,5}}\s+(?P<field>[A-Za-z][\w -]{{0,30}}?)\s*{ARROW}\s*"
+    r"(?P<value>[^\s/{}|=][^/{}|=]*?)\s*[.!]?$"
+)
 
 
 def notes_given(clause: str) -> bool:
@@ -661,7 +675,9 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     opens = any(_opens_a_change(text) for text in said)
     set_by_arrow = _SET_BY_ARROW.search(clause) is not None
     given = not by_verb and (_edit_given(clause) or ticks(clause) or set_by_arrow)
-    given = given or (not by_verb and (gives_a_row(clause) or notes_given(clause)))
+    given = given or (
+        not by_verb and (gives_a_row(clause) or notes_given(clause) or bool(field_set(clause)))
+    )
     return (opens or given) and not _TO_A_RESULT.search(clause)
 
 

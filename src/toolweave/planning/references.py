@@ -7,6 +7,8 @@ spaces). A filter after a bar takes a part of that text, as the request asked fo
 - `last_line`: the last line that is not blank (what a line appended to a file is put after);
 - `ticked:call the bank`: the one line that holds the words, its box "[ ]" ticked ("- [x] call
   the bank", what a to-do ticked off becomes); `unticked:...` opens a ticked box again;
+- `field:deadline`: the one line labelled so ("Deadline: 2024-11-15"); `field:deadline=
+  2024-12-06` that line with its value replaced (what "alpha.txt deadline -> 2024-12-06" edits);
 - `csv_line:for printing, at a cost of 150`: a CSV line in the header's columns ("item,cost"
   gives "printing,150"), each value after its column's name, the one left what the line is for;
 - `row:users:name,email,city`: an INSERT of the row its labelled lines give ("Name: Grace
@@ -40,6 +42,7 @@ REFERENCE = re.compile(
     r"\{\{\s*(?P<step>[\w-]+)\.result(?P<path>(?:\.[\w-]+)*)"
     r"(?P<filter>\s*\|\s*(?:lines:(?P<word>[^{}|]+?)|(?P<un>un)?ticked:(?P<item>[^{}|]+?)"
     r"|(?P<last>last_line)|csv_line:(?P<described>[^{}|]+?)"
+    r"|field:(?P<label>[^{}|=]+?)(?:=(?P<set>[^{}|]+?))?"
     r"|row:(?P<table>\w+):(?P<columns>\w+(?:,\w+)*)|value:(?P<fact>[a-z]+(?: [a-z]+)*)))?\s*\}\}"
 )
 # "Name: Grace Hopper": a labelled line, its label and its value.
@@ -171,6 +174,8 @@ def _lookup(match: re.Match[str], results: Mapping[str, Any]) -> Any:
         return _ticked(_format(value), match["item"], fail, where, undone=bool(match["un"]))
     if match["described"] is not None:
         return _csv_line(_format(value), match["described"], fail, where)
+    if match["label"] is not None:
+        return _field(_format(value), match["label"], match["set"], fail, where)
     if match["last"] is not None:
         filled = [line for line in _format(value).splitlines() if line.strip()]
         if not filled:
@@ -202,6 +207,21 @@ def _row(
         raise fail(f"no line of {where} gives a value for {', '.join(columns)}")
     values = ", ".join(sql_literal(labelled[c]) for c in named)
     return f"INSERT INTO {table} ({', '.join(named)}) VALUES ({values})"
+
+
+def _field(
+    text: str, label: str, value: str | None, fail: Callable[[str], UnresolvedReference], where: str
+) -> str:
+    """The one line of the text labelled `label` ("Deadline: 2024-11-15"), or, with a value, that
+    line with the value after its label replaced ("Deadline: 2024-12-06")."""
+    found = [_GIVEN.match(line) for line in text.splitlines()]  # "* Deadline: ..." too
+    lines = [m for m in found if m and m["label"] and _names(m["label"], label.lower())]
+    if len(lines) != 1:
+        raise fail(f"{len(lines) or 'no'} lines of {where} are labelled {label!r}")
+    line = lines[0]
+    if value is None:
+        return line.string
+    return line.string[: line.start("value")] + value + line.string[line.end("value") :]
 
 
 def _csv_line(
@@ -365,6 +385,8 @@ def _filter(match: re.Match[str]) -> str:
         return " | last_line"
     if match["described"] is not None:
         return f" | csv_line:{match['described']}"
+    if match["label"] is not None:
+        return f" | field:{match['label']}" + (f"={match['set']}" if match["set"] else "")
     return f" | lines:{match['word']}" if match["word"] is not None else ""
 
 
