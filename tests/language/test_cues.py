@@ -118,6 +118,9 @@ def test_a_record_given_for_someone_is_a_change() -> None:
     # a file's field set by an arrow
     assert asks_to_change("/a/alpha.txt deadline -> 2024-12-06")
     assert not asks_to_change("/a/alpha.txt deadline?")
+    # a question of a noun the verb's word opens
+    assert not asks_to_change("/srv/repo: commit msg that introduced the config loader?")
+    assert asks_to_change("commit message fix the loader")
 
 
 def test_a_to_do_ticked_off_is_a_change() -> None:

@@ -688,7 +688,14 @@ _SET_BY_ARROW = re.compile(rf"^[^>→]*\w['’]s\s+[a-z]+\s*{ARROW}\s*[^\s/]+\W*
 def _opens_a_change(text: str) -> bool:
     words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
     words = words[1:] if words[:1] == ["please"] else words
-    return bool(words) and words[0] in _ASKED_VERBS
+    # "commit msg that added the loader?": a question of a noun, the verb's word its first
+    named = text.rstrip().endswith("?") and words[1:2] != [] and words[1] in _NAMED_BY_VERB
+    return bool(words) and words[0] in _ASKED_VERBS and not named
+
+
+# Nouns a verb's word makes one with ("commit message", "change log", "update history").
+_NAMED_BY_VERB = {"msg", "message", "messages", "hash", "history", "log", "logs", "author"}
+_NAMED_BY_VERB |= {"date", "time", "count", "id", "ids", "info", "details"}
 
 
 def _edit_given(text: str) -> bool:
