@@ -324,6 +324,9 @@ def test_an_edit_list_takes_the_replacements_the_clause_asks_for() -> None:
     order.held, order.fields = field.held, field.fields
     assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), order)
     assert not misses_the_table(ToolSpec(server="db", name="write_query", input_schema=sql), order)
+    given = clause_of(0, "order for Bob Chen (user_id 2): 'Cinnamon roll' at 2.90", TODAY)
+    given.held, given.fields = field.held, field.fields  # a row given without a verb
+    assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), given)
     listed = clause_of(0, "add order: 4, Lamp, 12.50", TODAY)  # a row said by its table
     listed.held, listed.fields = field.held, field.fields
     assert misses_the_table(ToolSpec(server="db", name="append_insight", input_schema=memo), listed)

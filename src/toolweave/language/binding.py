@@ -735,8 +735,11 @@ def misses_the_table(tool: ToolSpec, clause: Clause) -> int:
             rf"\b(?:to|into)\s+(?:the\s+)?{re.escape(h.value)}(?:\s+table)?\b", clause.text, re.I
         )
         or re.search(
-            rf"\b(?:an?|another|add|insert)\s+(?:new\s+)?{re.escape(row_noun(h.value))}\b",
+            rf"\b(?:an?|another|add|insert)\s+(?:new\s+)?{re.escape(row_noun(h.value))}\b"
+            # "order for Bob Chen (user_id 2): 'Cinnamon roll' ...": a row given (cues.gives_a_row)
+            rf"|^\W*(?:new\s+)?{re.escape(row_noun(h.value))}\s+(?:for|from|by)\b",
             clause.text,
+            re.IGNORECASE,
         )
         for h in clause.held
         if h.value in clause.fields  # a table, not a name a graph holds ("the Falcon entity")
