@@ -271,6 +271,8 @@ def test_a_pointing_word_with_nothing_named_before_it_is_unresolved() -> None:
     assert pointing("what time is it in Tokyo right now?") == ""  # "it" is the time
     assert pointing("Add Eve to memory", "she is a designer") == ""  # named before
     assert pointing("remember that she's moving to Oslo next month") == "she"  # a place is nobody
+    assert pointing("please note that they prefer tea") == "they"  # people kept, never named
+    assert pointing("note that Ana and Ben prefer tea: they both do") == ""
     assert pointing("I'll ring my sister in Australia, don't wake her: the time in Sydney?") == ""
     assert pointing("Who founded the firm his father named?") == ""  # "who" is the person
     assert pointing("what is that building in Oslo called?") == ""  # "that" is no pronoun

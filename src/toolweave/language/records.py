@@ -85,6 +85,9 @@ def names_in(clause: Clause) -> list[Quoted]:
 PERSON_WORDS = {"he", "him", "his", "she", "her", "hers"}
 _PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_WORDS)})\b", re.IGNORECASE)
 _WHO = re.compile(r"\bwho(?:se|m)?\b", re.IGNORECASE)
+# "please note that they prefer tea": a fact of people kept, and who they are never said
+_NOTED = re.compile(r"\b(?:note|remember|record|save|store)\s+(?:down\s+)?that\s+they\b", re.I)
+_THEY = re.compile(r"(?<=that )they\b", re.I)
 # "change that customer's email", "update the user's city": someone by a role alone.
 _ROLE = r"(?:customer|user|client|person|contact|employee|guy|man|woman|member)"
 # "my sister", "our neighbour": someone the user names by who they are to them
@@ -116,7 +119,8 @@ def unnamed_reference(clauses: list[Clause]) -> str:
         identified = identified or any(
             x.kind in ("path", "url") for c in clauses[:i] for x in (c.values or Values()).locators
         )
-        person = _PERSON.search(text) or (None if identified else _SOMEONE.search(text))
+        person = _PERSON.search(text) or (_THEY.search(text) if _NOTED.search(text) else None)
+        person = person or (None if identified else _SOMEONE.search(text))
         # "the man who founded the company his father named", "which user has ... and what is
         # the user's city": the person is said before.
         earlier = f"{before} {text[: person.start()]}" if person else ""
