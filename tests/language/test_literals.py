@@ -201,6 +201,9 @@ def test_a_clause_that_asks_for_a_change() -> None:
     assert asks_to_change("/r: new branch cache-responses")
     create = ToolSpec(server="git", name="git_create_branch", description="Creates a new branch")
     assert asks_for_action(create, "/r: branch spike/geocoding off main")
+    checkout = ToolSpec(server="git", name="git_checkout", description="Switches branches")
+    assert asks_for_action(checkout, "please change to a different branch in /r")
+    assert not asks_for_action(checkout, "change app.py in /r")
 
 
 def test_a_statement_of_a_kind_the_parameter_does_not_take_is_none() -> None:

@@ -351,6 +351,13 @@ _ONE_WORD = (
         ),
         "update ",
     ),
+    # "change to a different branch": a switch of branches
+    (
+        re.compile(
+            r"\bchange\s+(?=(?:over\s+)?to\s+(?:a|an|the|another)\s+(?:\w+\s+)?branch\b)", re.I
+        ),
+        "switch ",
+    ),
     # "start a new branch", "open a new branch", "set up the nested folders", "set up a table"
     (
         re.compile(
