@@ -337,6 +337,7 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         # A file, an arrow, then what is done to it: one request; what is read goes on.
         ("TODO.md only → commit in /r, msg 'x'", ["commit TODO.md only in /r, msg 'x'"]),
         ("/a/notes.txt -> add it to memory", ["/a/notes.txt", "add it to memory"]),
+        ("report.md → remove the typo", ["report.md", "remove the typo"]),  # its own object
         # A sentence saying what something isn't states it: no request of its own.
         (
             "Entry number 3 isn't a real review. Please delete row 3 from the feedback table.",

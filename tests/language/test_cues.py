@@ -111,6 +111,19 @@ def test_a_record_given_for_someone_is_a_change() -> None:
     assert asks_to_change("new order for Carla Reyes: 'Mouse pad', 9.99")
     assert not asks_to_change("orders for Carla Reyes: total amount")
     assert not asks_to_change("weather for Paris: 'tomorrow'?")
+    # a request or a question after the colon, or an apostrophe that quotes nothing
+    for text in (
+        "Search for Bob: what's his email",
+        "Tasks for today: list the ones marked 'urgent'",
+        "Emails from Alice: summarize them, don't delete anything",
+        "Summarize the meeting notes: focus on action items.",
+        "Release notes: what changed in v2",
+        "Read my notes: /a/notes.txt",
+        "/a/alpha.txt deadline -> ?",
+        "/a/data.csv revenue -> total",
+        "Did I check it off?",
+    ):
+        assert not asks_to_change(text), text
     # notes given by the noun alone
     assert asks_to_change("Acme Corp obs: CEO is Wile E. Coyote")
     assert asks_to_change("memory notes → Bob: 'has a dog named Pepper'")

@@ -219,6 +219,8 @@ def test_a_statement_that_binds_a_placeholder_is_none() -> None:
     assert not is_statement("SELECT * FROM users WHERE name = :name")
     assert not is_statement("DELETE FROM orders WHERE id = $1")
     assert is_statement("SELECT * FROM notes WHERE body = 'why? :-)' AND n::int = 3")
+    assert is_statement("SELECT * FROM orders -- any orders?")  # a comment binds nothing
+    assert not is_statement("UPDATE orders SET amount = %(amount)s")
 
 
 def test_a_written_statement_takes_its_names_and_values_from_the_request() -> None:

@@ -115,4 +115,5 @@ def test_words_of_one_relation_cover_each_other() -> None:
 def test_a_regular_plural_becomes_its_singular() -> None:
     pairs = [("companies", "company"), ("boxes", "box"), ("peanuts", "peanut"), ("days", "day")]
     pairs += [("people", "people"), ("status", "status"), ("analysis", "analysis")]
+    pairs += [("movies", "movie"), ("series", "series"), ("news", "news")]
     assert [singular(plural) for plural, _ in pairs] == [one for _, one in pairs]

@@ -663,32 +663,41 @@ def edits_of_read(properties: dict[str, Any], clause: Clause, read: str) -> dict
     parameter with its one edit, made of `read` ("s1.result.content": the result of the step
     that read the file): "add "water the plants" as a new last line of notes.txt", its last
     line becomes itself and the text after it; "tick off 'call the bank' in todo.md", the line
-    that holds the text becomes the same with its box ticked ("- [x] call the bank")."""
+    that holds the text becomes the same with its box ticked ("- [x] call the bank"); "add a
+    line for printing, at a cost of 150, to budget.csv", the line in the file's columns;
+    "alpha.txt deadline -> 2024-12-06", the labelled line with its new value."""
+    fields = _edit_fields(properties)
+    edit = _edit_of_read(clause, read) if fields else None
+    if fields is None or edit is None:
+        return {}
+    name, old, new = fields
+    return {name: [{old: edit[0], new: edit[1]}]}
+
+
+def _edit_of_read(clause: Clause, read: str) -> tuple[str, str] | None:
+    """The text an edit replaces and its replacement, as references to the file read."""
+
+    def of_read(what: str) -> str:
+        return "{{" + f"{read} | {what}" + "}}"
+
     values = values_of(clause)
     texts = [q.value for q in values.quoted if not _is_locator(q, values)]
     texts = texts or [s.value for s in values.said] or _item_told(clause.text)
-    fields = _edit_fields(properties)
-    last = "{{" + f"{read} | last_line" + "}}"
+    last = of_read("last_line")
     described = _ROW_DESCRIBED.search(clause.text) if not texts else None
-    if fields and described and appends(clause.text):  # "add a line for printing, ... budget.csv"
-        line = "{{" + f"{read} | csv_line:{described['said']}" + "}}"
-        return {fields[0]: [{fields[1]: last, fields[2]: f"{last}\n{line}"}]}
-    if fields and (field := field_set(clause.text)):  # "/a/alpha.txt deadline -> 2024-12-06"
-        was, becomes = (
-            "{{" + f"{read} | field:{field[0]}{value}" + "}}" for value in ("", f"={field[1]}")
-        )
-        return {fields[0]: [{fields[1]: was, fields[2]: becomes}]}
-    if not (texts and fields):
-        return {}
-    name, old, new = fields
-    text = texts[0]
+    if described and appends(clause.text):
+        return last, f"{last}\n{of_read('csv_line:' + described['said'])}"
+    if field := field_set(clause.text):
+        label, value = field
+        return of_read(f"field:{label}"), of_read(f"field:{label}={value}")
+    if not texts:
+        return None
     if appends(clause.text):
-        return {name: [{old: last, new: f"{last}\n{text}"}]}
+        return last, f"{last}\n{texts[0]}"
     if ticks(clause.text) and not replacements(clause.text):  # not when the lines are given
         done = "unticked" if unticks(clause.text) else "ticked"
-        line, ticked = ("{{" + f"{read} | {kind}:{text}" + "}}" for kind in ("lines", done))
-        return {name: [{old: line, new: ticked}]}
-    return {}
+        return of_read(f"lines:{texts[0]}"), of_read(f"{done}:{texts[0]}")
+    return None
 
 
 # A CSV line described by what it is for and its values, not written out.

@@ -451,7 +451,10 @@ _ARROW_THEN = re.compile(
 )
 # A file alone, perhaps "only", and the verbs that act on files as they are (git's, a move).
 _FILE_ALONE = re.compile(r"(?P<file>[\w./~-]+\.\w{1,5})(?:\s+(?:only|alone|on\s+its\s+own))?")
-_ON_FILES = re.compile(r"commit|stage|unstage|restore|delete|remove|move|rename", re.I)
+_ON_FILES = re.compile(r"commit|stage|unstage|restore", re.I)
+# What a verb goes on with when the file is its object: where, or how ("in /r, msg '...'"); not
+# an object of its own ("report.md → remove the typo on line 3" reads the file).
+_NO_OBJECT = re.compile(r"\s*(?:$|,|(?:in|on|to|into|with|msg|message|as)\b)", re.I)
 # "gift list -> /a/gifts.txt: scarf, book": what is written given after the file.
 _ARROW_GIVEN = re.compile(
     rf"^(?P<what>[^:]+?)\s*{ARROW}\s*(?P<where>\S*[/.]\S*?):\s+(?P<text>\S.*)$"
@@ -499,7 +502,8 @@ def _copied(piece: str) -> list[str]:
     if row and locators_in(row["file"]):
         return [f"read {row['file']}", f"{row['verb']} {row['rest']}"]
     then = _ARROW_THEN.match(text)
-    if then and _FILE_ALONE.fullmatch(then["what"]) and _ON_FILES.fullmatch(then["verb"]):
+    on_file = _ON_FILES.fullmatch(then["verb"]) and _NO_OBJECT.match(then["rest"]) if then else None
+    if then and _FILE_ALONE.fullmatch(then["what"]) and on_file:
         # "TODO.md only → commit in /r, msg '...'": what the request acts on, not a reading
         return [f"{then['verb']} {then['what']} {then['rest']}".strip()]
     if then and _IS.search(then["what"]) and refers_back(then["rest"]):

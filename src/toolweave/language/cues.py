@@ -438,34 +438,54 @@ def _verbs_said(text: str) -> set[str]:
 
 def field_set(clause: str) -> tuple[str, str] | None:
     """The labelled line of a file a terse request sets, and its new value: "/a/alpha.txt
-    deadline -> 2024-12-06" (the file's "Deadline: ..." line)."""
+    deadline -> 2024-12-06" (the file's "Deadline: ..." line); not a blank or what is asked of
+    the file ("-> ?", "revenue -> total")."""
     found = _FIELD_SET.match(clause)
-    return (found["field"], found["value"]) if found else None
+    if found is None or found["value"].lower() in _NO_VALUES:
+        return None
+    return found["field"], found["value"]
 
 
 _FIELD_SET = re.compile(
     rf"^\W*[~/]\S*\.\w{{1,5}}\s+(?P<field>[A-Za-z][\w -]{{0,30}}?)\s*{ARROW}\s*"
-    r"(?P<value>[^\s/{}|=][^/{}|=]*?)\s*[.!]?$"
+    r"(?P<value>[^\s/{}|=?][^/{}|=?]*?)\s*[.!]?$"
 )
+_NO_VALUES = {"total", "sum", "count", "average", "mean", "max", "min", "list", "me", "it"}
+# What a request that only asks opens with after its colon: "Release notes: what changed".
+_ASKING_NEXT = re.compile(rf"\s*(?:{OPENERS}|summari[sz]e|focus|all|any)\b", re.I)
 
 
 def notes_given(clause: str) -> bool:
     """Whether the clause gives notes to keep by the noun alone: "Acme Corp obs: CEO is Wile E.
-    Coyote", "memory notes → Bob: 'has a dog'" (not a question: "Bob's notes: any?")."""
-    return _NOTES.search(clause) is not None and not clause.rstrip().endswith("?")
+    Coyote", "memory notes → Bob: 'has a dog'"; not a question ("Bob's notes: any?"), nor notes
+    a verb is about ("Summarize the meeting notes: ..."), nor a request after them ("Release
+    notes: what changed in v2")."""
+    found = _NOTES.match(clause)
+    if found is None or clause.rstrip().endswith("?"):
+        return False
+    return not (_OPENS.match(found["before"]) or _ASKING_NEXT.match(found["after"]))
 
 
-_NOTES = re.compile(rf"\b(?:obs|observations?|notes?)\s*(?::|{ARROW})\s*\S", re.I)
+_NOTES = re.compile(
+    rf"^\W*(?P<before>[\w'’ ]{{0,40}}?)\b(?:obs|observations?|notes?)\s*(?::|{ARROW})\s*"
+    r"(?P<after>\S.*)$",
+    re.I,
+)
 
 
 def gives_a_row(clause: str) -> bool:
     """Whether the clause gives a record for someone, to be added, without a verb: "feedback
-    from Emma Schultz: 3 stars, 'Fine.'" (what it is, whose, then its values, a text quoted)."""
-    return _ROW_GIVEN.match(clause) is not None
+    from Emma Schultz: 3 stars, 'Fine.'" (what it is, whose, then its values, one of them a
+    text in quotes); not a request after the colon ("Tasks for today: list the ones marked
+    'urgent'") nor a question."""
+    found = _ROW_GIVEN.match(clause)
+    return found is not None and not _ASKING_NEXT.match(found["after"])
 
 
 _ROW_GIVEN = re.compile(
-    r"^\W*(?:a\s+)?(?:new\s+)?[a-z]+\s+(?:for|from|by)\s+[^:?]{1,60}:[^?]*['\"“‘][^?]*$", re.I
+    r"^\W*(?:a\s+)?(?:new\s+)?[a-z]+\s+(?:for|from|by)\s+[^:?]{1,60}:(?P<after>[^?]*"
+    r"(?:^|(?<=[\s(:,]))(?:'[^']+'|\"[^\"]+\"|“[^”]+”|‘[^’]+’)[^?]*)$",
+    re.I,
 )
 
 
@@ -478,7 +498,9 @@ def edits_a_line(clause: str) -> bool:
 def ticks(clause: str) -> bool:
     """Whether the clause ticks an item of a list off (its box "[ ]" becomes "[x]") or opens
     it again (`unticks`)."""
-    return _TICKS.search(clause) is not None or unticks(clause)
+    # "tick it off" asks, "did I check it off?" does not
+    pointed = _TICKS_IT.search(clause) is not None and not clause.rstrip().endswith("?")
+    return _TICKS.search(clause) is not None or pointed or unticks(clause)
 
 
 def unticks(clause: str) -> bool:
@@ -488,10 +510,11 @@ def unticks(clause: str) -> bool:
 
 _DONE = r"(?:done|complete|completed|finished)\b"
 _TICKS = re.compile(
-    r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+|(?:it|that|this|them)\s+)?off\b"
+    r"\b(?:tick|check|cross)\s+(?:[\"'“‘][^\"'”’]+[\"'”’]\s+)?off\b"
     rf"|\bmark\b[^?!]{{0,120}}?\b(?:as\s+)?(?<!not\s){_DONE}",
     re.IGNORECASE,
 )
+_TICKS_IT = re.compile(r"\b(?:tick|check|cross)\s+(?:it|that|this|them)\s+off\b", re.I)
 _UNTICKS = re.compile(
     rf"\b(?:untick|uncheck)\b|\bmark\b[^?!]{{0,120}}?\b(?:as\s+)?(?:not\s+(?:yet\s+)?{_DONE}"
     r"|undone\b|open\b|incomplete\b|unfinished\b)",

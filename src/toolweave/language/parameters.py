@@ -199,7 +199,9 @@ _STATEMENT = re.compile(
 
 # A bound parameter's placeholder (?, ?1, :name, $1, %s) outside a quoted literal: a tool that
 # takes one SQL string binds nothing, so "SET amount = ?" would store no value anybody gave.
-_PLACEHOLDER = re.compile(r"\?\d*|(?<![:\w]):[A-Za-z_]\w*|\$\d+|%s\b")
+_PLACEHOLDER = re.compile(r"\?(?![|&])\d*|(?<![:\w]):[A-Za-z_]\w*|\$\d+|%s\b|%\(\w+\)s")
+# What a statement's placeholders are looked for outside of: literals, quoted names, comments.
+_NOT_SQL = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
 
 
 def is_statement(value: str, kinds: tuple[str, ...] = ()) -> bool:
@@ -208,7 +210,7 @@ def is_statement(value: str, kinds: tuple[str, ...] = ()) -> bool:
     DELETE query")."""
     if _STATEMENT.match(value) is None:
         return False
-    if _PLACEHOLDER.search(re.sub(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"", " ", value)):
+    if _PLACEHOLDER.search(_NOT_SQL.sub(" ", value)):
         return False
     first = value.split(None, 1)[0].lower()
     if first == "with":  # a common table expression reads, unless it changes rows

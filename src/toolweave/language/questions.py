@@ -197,6 +197,10 @@ def stem(word: str) -> str:
 def singular(word: str) -> str:
     """A regular plural's singular ("companies" company, "boxes" box, "people" as it is): what
     a search that matches parts of words finds in records of one thing and of several."""
+    if word.lower() in _SAME_IN_BOTH:
+        return word
+    if word.lower() in _IE_PLURALS:
+        return word[:-1]
     if re.search(r"[^aeiou]ies$", word):
         return word[:-3] + "y"
     if re.search(r"(?:ch|sh|x|ss|z)es$", word):
@@ -204,6 +208,10 @@ def singular(word: str) -> str:
     if re.search(r"[^su]s$", word) and not word.endswith("is"):
         return word[:-1]
     return word
+
+
+_SAME_IN_BOTH = {"news", "series", "species", "physics", "economics", "mathematics"}
+_IE_PLURALS = {"movies", "cookies", "ties", "pies", "lies", "zombies", "calories", "brownies"}
 
 
 # Words that say the same relation: a sentence with one answers a question with another

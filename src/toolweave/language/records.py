@@ -225,7 +225,9 @@ def _content_words(clause: Clause) -> list[Quoted]:
     ]
 
 
-_PLACED_WORD = re.compile(r"\b(?:in|at|near|from)\s(?P<w>[a-z]{4,})\b")
+_PLACED_WORD = re.compile(
+    r"\b(?:in|near)\s(?!(?:bulk|total|general|time|stock|here|there)\b)(?P<w>[a-z]{4,})\b"
+)
 
 
 # Fields whose names say nothing of what a table holds: every table has them.
@@ -660,7 +662,8 @@ def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
 # A sentence's end is a piece's too ("Bob's birthday. Could you add it ..."), not an initial's
 # or a title's ("St. Louis").
 _PIECES = re.compile(
-    r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b|(?<!\b[A-Z][a-z])(?<!\b[A-Z])[.!?]\s+(?=[A-Z]))\s*"
+    r"\s*(?:[;,:]|\band\b|\bwho\b|\bwhich\b|\bthat\b"
+    r"|(?<!\b[A-Z][a-z])(?<!\b[A-Z])(?<!\bMrs)(?<!\bInc)(?<!\bLtd)[.!?]\s+(?=[A-Z]))\s*"
 )
 _SUBJECT = re.compile(
     r"^(?:(?:it|he|she|they)(?:'s|’s|\s+(?:is|are|was))|is|are|was|'s|’s)\s+|^(?:a|an)\s+[a-z]+\s*"

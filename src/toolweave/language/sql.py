@@ -494,8 +494,10 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
 
 
 # A price paid: "for 9.99", "at $12" (a currency or cents: "for 2" may be a count).
+# "at 10.30" may be a time: after "at", a currency only.
 _PRICE = re.compile(
-    r"\b(?:for|at|costing)\s+(?:[$€£]|(?=\d+\.\d{2}\b))(?P<v>\d+(?:\.\d+)?)(?![\w.%])"
+    r"\b(?:(?:for|costing)\s+(?:[$€£]|(?=\d+\.\d{2}\b))|at\s+[$€£])(?P<v>\d+(?:\.\d+)?)(?![\w.%:])",
+    re.IGNORECASE,
 )
 _OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))")
 
