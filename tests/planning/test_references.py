@@ -308,6 +308,8 @@ def test_a_labelled_line_and_the_same_with_its_value_replaced() -> None:
     assert resolve({"c": "{{s1.result | field:deadline=2024-12-06}}"}, alpha) == {
         "c": "* Deadline: 2024-12-06"
     }
+    with pytest.raises(UnresolvedReference, match="no lines of s1's result are labelled 'line'"):
+        resolve({"c": "{{s1.result | field:line}}"}, {"s1": "Dead line: x\nStart line: y"})
     with pytest.raises(UnresolvedReference, match="no lines of s2's result are labelled 'owner'"):
         resolve({"c": "{{s2.result | field:owner}}"}, alpha)
     both = "{{s1.result | field:deadline=2024-12-06}}"

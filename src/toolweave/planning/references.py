@@ -215,7 +215,8 @@ def _field(
     """The one line of the text labelled `label` ("Deadline: 2024-11-15"), or, with a value, that
     line with the value after its label replaced ("Deadline: 2024-12-06")."""
     found = [_GIVEN.match(line) for line in text.splitlines()]  # "* Deadline: ..." too
-    lines = [m for m in found if m and m["label"] and _names(m["label"], label.lower())]
+    words = re.findall(r"[a-z0-9]+", label.lower())  # the whole label: "date" is no "Start date"
+    lines = [m for m in found if m and m["label"] and _label_words(m["label"]) == words]
     if len(lines) != 1:
         raise fail(f"{len(lines) or 'no'} lines of {where} are labelled {label!r}")
     line = lines[0]
@@ -369,8 +370,12 @@ def _keyed(value: Any, fact: str) -> list[Any]:
 
 def _names(label: str, fact: str) -> bool:
     """Whether a label or key names the fact: "Phone" phone, "default_city" city."""
-    words = re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", label).lower())
-    return f" {fact} " in f" {' '.join(words)} "
+    return f" {fact} " in f" {' '.join(_label_words(label))} "
+
+
+def _label_words(label: str) -> list[str]:
+    """A label's or key's words: "defaultCity" and "default_city" default, city."""
+    return re.findall(r"[a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", label).lower())
 
 
 def _filter(match: re.Match[str]) -> str:
