@@ -197,13 +197,12 @@ def extract_arguments(
             # ("project falcon deadline?"), else a word of it the records say ("Who is allergic
             # to peanuts?": peanuts).
             held = clause.held if len(clause.held) == 1 else []  # of two, which is asked?
-            named = names_in(clause) or held
-            about = [singular(w.value) for w in clause.about]  # "companies": company ones too
-            if (named or about) and _MATCHED.search(properties[name].get("description", "")):
-                if named:
-                    filled.put(name, named[0].value, "extracted", _span(named[0]))
-                else:  # a word's singular: no span of the clause holds it as it is
-                    filled.put(name, about[0], "extracted")
+            named = names_in(clause) or held or clause.about
+            if named and _MATCHED.search(properties[name].get("description", "")):
+                # a word of the records' in the singular, where the clause writes it: "which
+                # companies ..." finds the records that say company too
+                said = named[0].value if named[0] not in clause.about else singular(named[0].value)
+                filled.put(name, said, "extracted", _span(named[0]))
             else:
                 filled.put(name, text, "question", Span(start=0, end=len(text)))
     _percents_as_fractions(filled, properties, kinds, values.numbers)
