@@ -413,9 +413,9 @@ def _whole_locators(value: Any, clause: Clause) -> bool:
 
 
 # Words that open a description of what to write, not the text itself ("another item to my
-# todo list", "a new line"); a quoted text or one said as such may open with them.
+# todo list", "a new line"), or the asking itself ("Please take it out of the file for me."); a
+# quoted text or one said as such may open with them.
 _DESCRIBING = {"a", "an", "another", "the", "my", "our", "some", "this", "that", "one", "more"}
-# Words that open the asking itself ("Please take it out of the file for me.").
 _DESCRIBING |= {"please", "kindly", "could", "can", "would", "will"}
 
 
