@@ -39,6 +39,48 @@ def test_a_choice_names_its_options_and_its_direction() -> None:
     assert directed.kind == "choice" and not directed.compares
 
 
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        # An auxiliary first, but "or" asks which, not whether; the asked attribute left out.
+        ("Is Baiyin or Xinghua, Jiangsu a county-level city?", ("Baiyin", "Xinghua, Jiangsu")),
+        (
+            "Is Muskegon Airport or John Wayne Airport further west?",
+            ("Muskegon Airport", "John Wayne Airport"),
+        ),
+        ("Was John Lennon born in 1940 or 1941?", ("1940", "1941")),
+        # No comma before the options: the capitalised names either side of the "or".
+        (
+            "Who was born first Iain Pears or Richard Llewellyn ?",
+            ("Iain Pears", "Richard Llewellyn"),
+        ),
+        (
+            "Which will be higher Time Warner Center or One Manhattan Square ?",
+            ("Time Warner Center", "One Manhattan Square"),
+        ),
+        (
+            "Which documentary is the oldest, The Private Life of Plants or Marx Reloaded?",
+            ("Private Life of Plants", "Marx Reloaded"),
+        ),
+        # After a comma, the options as written.
+        ("Which group has more members, DC Talk, or Fun?", ("DC Talk", "Fun")),
+        (
+            "Which film follows poetry, Race to Nowhere or SlamNation?",
+            ("Race to Nowhere", "SlamNation"),
+        ),
+    ],
+)
+def test_the_options_of_a_choice_are_the_names_either_side_of_or(
+    question: str, options: tuple[str, str]
+) -> None:
+    expected = expected_answer(question)
+    assert (expected.kind, expected.options) == ("choice", options)
+
+
+def test_an_or_between_plain_words_with_no_comma_is_no_choice() -> None:
+    assert expected_answer("What did you eat today or yesterday?").kind == "name"
+
+
 def test_content_words_leave_out_question_and_function_words() -> None:
     assert content_words("What is the seat of the county where Van Hook is?") == [
         "seat",

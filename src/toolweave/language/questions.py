@@ -29,6 +29,10 @@ _YESNO = re.compile(
 # "Which X ... , A or B?", "Who was born first, A or B?": the two options after the comma.
 _OPTIONS = re.compile(r",\s*(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?([^,?]+?)\s*\??$", re.I)
 _BOTH = re.compile(r"\b(?:between|is|was|are|were)\s+(.+?)\s+or\s+(.+?)\s*\??$", re.I)
+# No comma before the options: "Who was born first Iain Pears or Richard Llewellyn?"; the two
+# names are then the capitalised words on either side of the "or".
+_NAMES_OR = re.compile(r"^\s*(?:who|which|what)\b(.+?)\s+or\s+([^,?]+?)\s*\?\s*$", re.I)
+_JOINERS = frozenset("of the de von van der la le du del".split())  # inside a name
 _YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|did|were)", re.I)
 # At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
 _WHEN = re.compile(r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b", re.I)
@@ -95,7 +99,7 @@ def expected_answer(question: str) -> Expected:
     if _EXPLAIN.match(text):
         return Expected("explanation", terms=terms)
     options = _options(text)
-    if options and not _YESNO.match(text):
+    if options:  # "Is A or B further west?" asks which, not whether
         compares = bool(words & (EARLIER | SMALLER | LATER))
         return Expected("choice", options, terms=terms, earlier=earlier, compares=compares)
     if _YESNO.match(text):
@@ -166,14 +170,39 @@ def _ends_before(word: str, after: str) -> bool:
 
 
 def _options(text: str) -> tuple[str, ...]:
-    match = _OPTIONS.search(text) or _BOTH.search(text)
+    listed = _OPTIONS.search(text)  # after a comma: the options as written ("Race to Nowhere")
+    match = listed or _BOTH.search(text)
+    named = match is None and (match := _NAMES_OR.search(text)) is not None
     if match is None:
         return ()
-    first, second = (" ".join(g.split()).strip(" \"'") for g in match.groups())
+    first, second = (" ".join(g.split()).strip(" \"',") for g in match.groups())
+    # "Is Baiyin or Xinghua, Jiangsu a county-level city?": the names without what is asked.
+    if not listed:
+        first = _name_at(first, last=True) or ("" if named else first)
+        second = _name_at(second, last=False) or second
+    if named and not (first[:1].isupper() and second[:1].isupper()):
+        return ()
     # "A or B" must name two short things; a clause with a verb is not an option.
     if not first or not second or max(len(first.split()), len(second.split())) > 6:
         return ()
     return (first, second)
+
+
+def _name_at(text: str, *, last: bool) -> str:
+    """The run of capitalised words that ends (`last`) or opens `text`, when words that are no
+    part of a name are beside it: "born first Iain Pears" gives "Iain Pears", "John Wayne
+    Airport further west" gives "John Wayne Airport"; "" when there is none or nothing else."""
+    words = text.split()
+    ordered = words[::-1] if last else words
+    run: list[str] = []
+    for n, word in enumerate(ordered):
+        joined = word.lower() in _JOINERS and n + 1 < len(ordered) and ordered[n + 1][:1].isupper()
+        if not (word[:1].isupper() or word[:1].isdigit() or (run and joined)):
+            break
+        run.append(word)  # "Xinghua, Jiangsu" too: a place and its region
+    if not run or len(run) == len(words):
+        return ""
+    return " ".join(run[::-1] if last else run).strip(",")
 
 
 def content_words(text: str) -> list[str]:
