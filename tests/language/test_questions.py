@@ -135,6 +135,21 @@ def test_odd_questions_get_a_kind_and_no_error(text: str) -> None:
             "In 1984 the singer of Thriller won a Grammy award for which album?",
             "Who is the singer of Thriller?",
         ),
+        # A rank and a title in capitals; the people they name are asked with "who".
+        ("Who shot the 16th President of Freedonia?", "Who is the 16th President of Freedonia?"),
+        (
+            "Whom did the 12th Vice President of Ruritania serve under?",
+            "Who is the 12th Vice President of Ruritania?",
+        ),
+        # A name goes on through "at" and numbers; a possessive before its object is a verb's.
+        (
+            "For what did the singer of Rain in Lunch at Maxim's win a Tony?",
+            "Who is the singer of Rain in Lunch at Maxim's?",
+        ),
+        (
+            "Which teams did the coach of The 2007 Gotham Owls play for?",
+            "Who is the coach of The 2007 Gotham Owls?",
+        ),
     ],
 )
 def test_a_described_thing_is_found_first_but_never_the_asked_one(

@@ -284,7 +284,7 @@ def _stemmer() -> Any:
 # bank that bought FleetBoston", "the author of The Canon of Medicine", "Empress Wang's husband".
 _NAMED = (
     r"(?:the\s+)?[A-Z\"“][^\s?,]*"
-    r"(?:\s+(?:(?:of|the|and|in|a|an|de|for|to)\s+){0,2}[A-Z\"”][^\s?,]*)*"
+    r"(?:\s+(?:(?:of|the|and|in|a|an|de|for|to|at)\s+){0,2}[A-Z0-9\"”][^\s?,]*)*"
 )
 _DESCRIBED = (
     re.compile(
@@ -296,7 +296,10 @@ _DESCRIBED = (
         rf"\b[Tt]he\s+(?:(?!of\b|the\b)[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*\s+of\s+(?:[a-z]+\s+){{0,2}}"
         rf"{_NAMED}"
     ),
-    re.compile(r"\b[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*(?:'s|’s)\s+[a-z]+"),
+    # "the 20th President of the United States": a rank, its title in capitals.
+    re.compile(rf"\b[Tt]he\s+\d+(?:st|nd|rd|th)\s+(?:[A-Z][\w-]*\s+){{1,2}}of\s+{_NAMED}"),
+    # A possessive followed by its object is a verb's subject: "at Tiffany's win a Tony".
+    re.compile(r"\b[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*(?:'s|’s)\s+[a-z]+\b(?!\s+(?:a|an|the)\b)"),
 )
 
 _SUBJECT_END = re.compile(r"\s+(?:is|was|are|were)\s+")
@@ -345,6 +348,9 @@ def split_chain(question: str) -> Chain | None:
     if not content_words(outer.replace("{}", "")):
         return None  # nothing is asked of the described thing: it is the answer itself
     words = described.lower().split()
-    head = words[1] if words[0] == "the" else words[-1]
-    person = head in PERSON_NOUNS or head.removesuffix("s") in PERSON_NOUNS
+    # The words before "of" or "who" name it ("the 39th vice president of ..."), else the last.
+    stops = {"of", "who", "that", "which", "where", "whose"}
+    heads = list(itertools.takewhile(lambda w: w not in stops, words[1:]))
+    heads = heads if words[0] == "the" and heads else words[-1:]
+    person = any(w in PERSON_NOUNS or w.removesuffix("s") in PERSON_NOUNS for w in heads)
     return Chain(outer=outer, inner=f"{'Who' if person else 'What'} is {described}?")
