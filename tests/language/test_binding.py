@@ -9,6 +9,7 @@ from toolweave.language import clause_of
 from toolweave.language.binding import (
     extract_arguments,
     feasibility,
+    folder_for_folders,
     leaves_a_value,
     listed_sets,
     locators_fill,
@@ -256,7 +257,14 @@ def test_a_file_is_no_folder_and_a_folder_no_file() -> None:
     # A new file asked for is no folder made (Qwen2.5-Coder: create_directory(/srv/files)).
     mkdir = tool("create_directory", "Create a new directory.")
     mkdir.hints = ToolHints(read_only=False)
-    assert other_kind_of_path(mkdir, clause_of(0, "make a new file in /srv/files for me", TODAY))
+    made = clause_of(0, "make a new file in /srv/files for me", TODAY)
+    assert other_kind_of_path(mkdir, made) and not folder_for_folders(mkdir, made)
+    # The folder is where a tool that writes files puts it, and no path the request gives.
+    write = tool("write_file", "Create a new file or overwrite an existing one.")
+    write.hints = ToolHints(read_only=False)
+    assert not other_kind_of_path(write, made)
+    schema = {"properties": {"path": {"type": "string"}}}
+    assert bound(schema, "make me a new document in /srv/files") == {}
     assert not other_kind_of_path(mkdir, clause_of(0, "create the folder /srv/archive", TODAY))
     # nor is a file put into a folder (a move)
     moved = clause_of(0, "put server.log from /srv in the folder /srv/old", TODAY)

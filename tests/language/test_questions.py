@@ -21,6 +21,10 @@ from toolweave.language.questions import content_words, expected_answer, singula
         ("The Havanese and the Black Mouth Cur are which kind of animal?", "name", "animal"),
         ("What was the birth date of the poker player?", "date", "date"),
         ("Are Eve Beglarian and Zach Bogosian both of Armenian descent?", "yesno", ""),
+        # The question word where the answer would stand.
+        ("Acme Air was bought by an airline based where?", "place", ""),
+        ("The song was written by who?", "person", ""),
+        ("The bridge over the Tay opened when?", "date", ""),
     ],
 )
 def test_the_kind_of_answer_a_question_wants(question: str, kind: str, noun: str) -> None:

@@ -776,3 +776,19 @@ def test_a_thing_named_by_a_quoted_description_is_looked_up_in_its_listing() -> 
     # a text passed on is no description of a thing
     said = "show the commit with the message 'Fix typo' in /srv/repo"
     assert len(link_over((show, log), said, (said, show))[0].steps) == 1
+
+
+def test_a_producer_taking_two_places_takes_each_as_the_clause_gives_it() -> None:
+    search = tool(
+        "trips", "search_trips", {"origin_city": "string", "destination_city": "string"},
+        {"airline": STRING},
+    )  # fmt: skip
+    book = tool(
+        "trips", "book_trip",
+        {"origin_city": "string", "destination_city": "string", "airline": "string"},
+    )  # fmt: skip
+    question = "Book a trip from Paris to Rome"
+    linked, _ = link_over((search, book), question, (question, book))
+    first, booked = linked.steps
+    assert first.arguments == {"origin_city": "Paris", "destination_city": "Rome"}
+    assert booked.arguments["airline"] == "{{s1.result.airline}}"

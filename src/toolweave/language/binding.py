@@ -942,7 +942,8 @@ def _bind_locators(kinds: dict[str, str], values: Values, text: str) -> dict[str
 # "a new subfolder in /srv/projects", "a new text file in my /srv folder": the folder the new
 # one goes in, whose name is not given.
 _NEW_ONE_IN = re.compile(
-    r"\bnew\s+(?:[a-z]+\s+)?(?:sub-?)?(?:folders?|director(?:y|ies)|dirs?|files?)\s+"
+    r"\bnew\s+(?:[a-z]+\s+)?(?:sub-?)?(?:folders?|director(?:y|ies)|dirs?|files?|documents?|"
+    r"spreadsheets?)\s+"
     r"(?:in|inside|under|within)\s+(?:(?:the|my|your|our)\s+)?(?:folder\s+|directory\s+)?"
     r"[\"'“‘]?$",
     re.IGNORECASE,
@@ -1530,11 +1531,17 @@ def other_kind_of_path(tool: ToolSpec, clause: Clause) -> bool:
         # nor does "put server.log from /srv in the folder /srv/old" (a file moved)
         files = [bool(_FILE_NAME.search(x.value)) for x in paths]
         made = names_folders(tool) and changes_things(tool)
-        return all(files) or (made and (any(files) or _A_FILE_MADE.search(clause.text) is not None))
+        return all(files) or (made and (any(files) or _file_made(tool, clause)))
     first = (sentences(tool.description) or [""])[0].lower()
     if named & {"file", "files"} and not set(re.findall(r"[a-z]+", first)) & _FOLDER_NOUNS:
-        return _called_folders(clause, paths)
+        return _called_folders(clause, paths) and not _file_made(tool, clause)
     return False
+
+
+def _file_made(tool: ToolSpec, clause: Clause) -> bool:
+    """ "Make a new file in /srv for me": the folder is where a tool that makes files puts it,
+    and no folder is made."""
+    return changes_things(tool) and _A_FILE_MADE.search(clause.text) is not None
 
 
 _A_FILE_MADE = re.compile(
@@ -1555,7 +1562,8 @@ def folder_for_folders(tool: ToolSpec, clause: Clause) -> bool:
     paths = [x for x in values_of(clause).locators if x.kind == "path"]
     if _glob(clause.text)[0]:  # "the csv files anywhere in /srv": a search in the folder
         return False
-    return bool(paths) and names_folders(tool) and _called_folders(clause, paths)
+    made = _file_made(tool, clause)
+    return bool(paths) and names_folders(tool) and _called_folders(clause, paths) and not made
 
 
 def _called_folders(clause: Clause, paths: list[Locator]) -> bool:

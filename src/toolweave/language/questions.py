@@ -35,12 +35,15 @@ _NAMES_OR = re.compile(r"^\s*(?:who|which|what)\b(.+?)\s+or\s+([^,?]+?)\s*\?\s*$
 _JOINERS = frozenset("of the de von van der la le du del".split())  # inside a name
 _YEAR = re.compile(r"\b(?:what|which|in what|in which)\s+year\b|\byear\s+(?:was|did|were)", re.I)
 # At the start only: later, "who", "where" and "when" open relative clauses ("the county where").
-_WHEN = re.compile(r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b", re.I)
+# At the end, the question word stands where the answer would ("... based where?").
+_WHEN = re.compile(
+    r"^\s*(?:(?:until|since|by|from)\s+)?(?:when|on what date|what date)\b|\bwhen\s*\?\s*$", re.I
+)
 _NUMBER = re.compile(r"\bhow\s+(?:many|much|long|old|tall|high|far|big|large)\b", re.I)
 _SORT = re.compile(r"\b(?:kind|type|sort)s?\s+of\b", re.I)
 _COUNTED = re.compile(r"\bhow\s+many((?:\s+[\w-]+){1,4})", re.I)
-_WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
-_WHERE = re.compile(r"^\s*where\b", re.I)
+_WHO = re.compile(r"^\s*(?:who|whom|whose)\b|\b(?:who|whom)\s*\?\s*$", re.I)
+_WHERE = re.compile(r"^\s*where\b|\bwhere\s*\?\s*$", re.I)
 # The noun after "what"/"which" says what is wanted ("which county", "what team").
 _WHICH = re.compile(r"\b(?:what|which)((?:\s+[\w-]+){1,6})", re.I)
 PLACE_NOUNS = frozenset(

@@ -573,10 +573,14 @@ class _Linker:
             (p.name for p in values.places), None
         )
         place = place or (_name_for(tool, clause) if by_name else None)
+        kinds = {n: param_kind(n, (schema.get("properties") or {}).get(n, {})) for n in required}
+        # A producer taking two places ("origin_city", "destination_city") takes each as bound.
+        own = [n for n, k in kinds.items() if k == "place" and n in found]
         arguments = {}
-        for name in required:
-            kind = param_kind(name, (schema.get("properties") or {}).get(name, {}))
-            if kind in ("place", "query", "string") and place:
+        for name, kind in kinds.items():
+            if len(own) > 1 and name in own:
+                arguments[name] = found[name]
+            elif kind in ("place", "query", "string") and place:
                 arguments[name] = place
             elif name in found and found[name] != clause.text:
                 arguments[name] = found[name]
