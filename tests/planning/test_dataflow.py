@@ -792,3 +792,13 @@ def test_a_producer_taking_two_places_takes_each_as_the_clause_gives_it() -> Non
     first, booked = linked.steps
     assert first.arguments == {"origin_city": "Paris", "destination_city": "Rome"}
     assert booked.arguments["airline"] == "{{s1.result.airline}}"
+
+
+def test_a_place_is_no_plain_string_of_a_producer_that_takes_several() -> None:
+    booking = tool(
+        "clinic", "book_visit", {"doctor_name": "string", "visit_date": "string"},
+        {"car_type": STRING},
+    )  # fmt: skip
+    question = "Reserve a car in Lisbon on 2027-01-05"
+    linked, _ = link_over((booking, RESERVE), question, (question, RESERVE))
+    assert [s.tool for s in linked.steps] == ["reserve_car"]

@@ -580,7 +580,9 @@ class _Linker:
         for name, kind in kinds.items():
             if len(own) > 1 and name in own:
                 arguments[name] = found[name]
-            elif kind in ("place", "query", "string") and place:
+            # A plain string takes the place only as a lookup's one input: "San Francisco" is
+            # no doctor_name of an appointment booked by name, date and time.
+            elif (kind in ("place", "query") or (kind == "string" and len(kinds) == 1)) and place:
                 arguments[name] = place
             elif name in found and found[name] != clause.text:
                 arguments[name] = found[name]
