@@ -1050,3 +1050,40 @@ def test_a_name_in_capitals_that_holds_the_parameters_noun_is_the_whole_name() -
     }
     # A sentence's first words are capitalised anyway: no name of that.
     assert bound(league, "Top Scorers League please").get("league") != "Top Scorers League"
+
+
+def test_a_rate_takes_the_number_written_as_a_percentage() -> None:
+    loan = {
+        "properties": {
+            "amount": {"type": "number", "description": "The loan amount"},
+            "interest_rate": {"type": "number", "description": "The annual interest rate"},
+            "term": {"type": "integer", "description": "The term of the loan in years"},
+        },
+        "required": ["amount", "interest_rate", "term"],
+    }
+    said = "a loan of 150,000 dollars with a 4% interest rate over 25 years"
+    assert bound(loan, said) == {"amount": 150000, "interest_rate": 4, "term": 25}
+    # With no percentage written, a rate takes a plain number as before.
+    assert bound(loan, "a loan of 150000 at an interest rate of 4.5 for 25 years") == {
+        "amount": 150000, "interest_rate": 4.5, "term": 25,
+    }  # fmt: skip
+
+
+def test_a_quoted_date_and_time_is_no_text_and_goes_whole_where_both_are_asked() -> None:
+    event = {
+        "properties": {
+            "title": {"type": "string", "description": "The title of the event"},
+            "start": {"type": "string", "description": "Start, in format YYYY-MM-DD HH:MM"},
+            "end_time": {"type": "string", "description": "End time, in format YYYY-MM-DD HH:MM"},
+            "guests": {"type": "string", "description": "People invited to the event"},
+        },
+        "required": ["title", "start", "end_time"],
+    }
+    said = "create an event titled 'Launch' from '2027-03-01 09:00' to '2027-03-01 17:30'"
+    assert bound(event, said) == {
+        "title": "Launch", "start": "2027-03-01 09:00", "end_time": "2027-03-01 17:30",
+    }  # fmt: skip
+    # A time alone stays a time; the quoted date is no title.
+    assert bound(event, "an event on the date '2027-03-01' from '09:00' to '10:00'") == {
+        "start": "09:00", "end_time": "10:00",
+    }  # fmt: skip

@@ -60,6 +60,7 @@ from toolweave.types import (
     Number,
     Place,
     Problem,
+    Quoted,
     Span,
     ToolSpec,
     Values,
@@ -118,11 +119,14 @@ def extract_arguments(
         "timezone": _zones_source_first(values, text),
         "date": [(d.iso, _span(d)) for d in values.dates],
         "time": [(t.hhmm, _span(t)) for t in values.times],
+        "datetime": _date_times(values),
         # A quoted path or URL is a locator; the other quoted strings are text to pass on.
         "quoted": [
             (q.value, _span(q))
             for q in values.quoted
-            if not _is_locator(q, values) and q.start not in replaced
+            if not _is_locator(q, values)
+            and q.start not in replaced
+            and not _dated(q, values, text)
         ],
         "place": [(p.name, _span(p)) for p in values.places],
         "said": [(q.value, _span(q)) for q in values.said],
@@ -414,6 +418,10 @@ def _measured(
     named = {n: _stems(readable_name(n)) - _BLANK_WORDS for n in numeric}
     described = {n: _stems(p.get("description", "")) - _BLANK_WORDS for n, p in numeric.items()}
     units = {n: _units(p.get("description", "")) for n, p in numeric.items()}
+    # "a 3% interest rate over 30 years": a rate takes the number written as a percentage,
+    # when there is one.
+    rated = {n for n in numeric if named[n] & _RATE_WORDS}
+    percents = any(number.percent for number in numbers)
     ranked = []
     for number in numbers:
         near = _beside(text, number)
@@ -437,10 +445,14 @@ def _measured(
     bound: dict[str, Found] = {}
     for _, number, name in sorted(ranked, key=lambda r: -r[0]):
         free = name in required and name not in bound and number in numbers
-        if free and (kinds[name] == "percent") == number.percent:
+        takes_percent = kinds[name] == "percent" or (name in rated and percents)
+        if free and takes_percent == number.percent:
             numbers.remove(number)
             bound[name] = (_plain(number), _span(number))
     return bound
+
+
+_RATE_WORDS = {"rate", "percent", "percentage"}  # as _stems gives them
 
 
 def _units(text: str) -> list[str]:
@@ -486,7 +498,7 @@ def _alike(word: str, other: str) -> bool:
 # Between a parameter's name and the value it labels: "encryption key '12345'", "a tax rate of
 # 5%", "the title 'Q3'"; and after a value, before its name: "the 'electronics' category".
 _LABEL_GAP = r"\s*(?:(?:of|is|=|:|as|at|equal\s+to|set\s+to)\s*)?(?:(?:a|an|the)\s+)?[\"'“‘$€£]?\s?"
-_VALUE_GAP = r"[\"'”’]?\s+"
+_VALUE_GAP = r"%?[\"'”’]?\s+"  # "a 3% interest rate"
 
 
 def _labelled(
@@ -570,6 +582,30 @@ def _party_of_one(properties: dict[str, Any], text: str) -> dict[str, Found]:
         if _PARTY_WORDS & set(_words(f"{readable_name(name)} {prop.get('description', '')}"))
         and json_type(prop) in ("string", "integer", "number")
     }
+
+
+def _dated(quoted: Quoted, values: Values, text: str) -> bool:
+    """Whether a quoted text is a date or a time and nothing else ('2022-12-31 10:00'): no
+    title or text to pass on."""
+    inside = [x for x in [*values.dates, *values.times] if quoted.start <= x.start < quoted.end]
+    rest = quoted.value
+    for x in inside:
+        rest = rest.replace(text[x.start : x.end], " ")
+    return bool(inside) and not rest.strip(" T,:-")
+
+
+def _end(span: Span | None) -> int:
+    return span.end if span is not None else -1
+
+
+def _date_times(values: Values) -> list[Found]:
+    """Each time written right after its date ("2022-12-31 10:00"), as "YYYY-MM-DD HH:MM"."""
+    return [
+        (f"{d.iso} {t.hhmm}", Span(start=d.start, end=t.end))
+        for d in values.dates
+        for t in values.times
+        if 0 < t.start - d.end <= 4 and re.fullmatch(r"\d{4}-\d{2}-\d{2}", d.iso)
+    ]
 
 
 def _head(words: list[str], heads: Counter[str]) -> str | None:
@@ -1065,6 +1101,10 @@ def _extract_one(
     values = values_of(clause)
     if kind == "timezone":
         return _zone_in_role(place_role(name), clause.text, pools[kind])
+    if kind == "time" and "yyyy-mm-dd" in prop.get("description", "").lower() and pools["datetime"]:
+        value, span = pools["datetime"].pop(0)  # "in format YYYY-MM-DD HH:MM": the date too
+        pools["time"] = [t for t in pools["time"] if t[1] is None or t[1].end != _end(span)]
+        return value, span
     if kind in ("date", "time", "place"):
         return pools[kind].pop(0) if pools[kind] else (None, None)
     if kind in NUMERIC_KINDS:
