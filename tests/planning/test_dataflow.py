@@ -802,3 +802,17 @@ def test_a_place_is_no_plain_string_of_a_producer_that_takes_several() -> None:
     question = "Reserve a car in Lisbon on 2027-01-05"
     linked, _ = link_over((booking, RESERVE), question, (question, RESERVE))
     assert [s.tool for s in linked.steps] == ["reserve_car"]
+
+
+def test_a_result_named_by_its_first_word_made_a_participle_is_referenced() -> None:
+    discount = tool(
+        "shop", "calculate_discount", {"original_price": "number", "discount_percentage": "number"},
+        {"discount_amount": NUMBER},
+    )  # fmt: skip
+    question = (
+        "Work out the discount on a 200 dollar item at 15%, then create an invoice for "
+        "'Ann' with the discounted price as the amount"
+    )
+    first, then = "Work out the discount on a 200 dollar item at 15%", question.split(", then ")[1]
+    linked, _ = link_over((discount, INVOICE), question, (first, discount), (then, INVOICE))
+    assert linked.steps[1].arguments["amount"] == "{{s1.result.discount_amount}}"

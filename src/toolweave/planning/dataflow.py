@@ -618,6 +618,10 @@ def _named_result(out: OutputField, text: str) -> tuple[OutputField, re.Match[st
     made = out.tokens[0] if len(out.tokens) > 1 and out.tokens[0].endswith("ed") else None
     if made and (at := re.search(rf"\bthe\s+{made}\s+\w+", text, re.IGNORECASE)):
         return out, at
+    # "the discounted price" is what calculate_discount gave (`discount_amount`)
+    done = rf"{re.escape(out.tokens[0])}e?d" if len(out.tokens) > 1 and not made else None
+    if done and (at := re.search(rf"\bthe\s+{done}\s+\w+", text, re.IGNORECASE)):
+        return out, at
     one = words.removesuffix("s")
     if out.kind != "array" or one == words:
         return None
