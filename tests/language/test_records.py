@@ -346,6 +346,11 @@ def test_what_a_server_holds_is_found_where_the_clause_names_it() -> None:
     # A word opening a sentence is no name: "No duplicates, please."
     assert names_in(clause_of(0, "No duplicates, please", TODAY)) == []
     assert names_in(clause_of(0, "Our product names got longer", TODAY)) == []
+    said = "For the report I need every order"  # a linking word opening it
+    assert names_in(clause_of(0, said, TODAY)) == []
+    assert [n.value for n in names_in(clause_of(0, "With Dana gone, who runs it?", TODAY))] == [
+        "Dana"
+    ]
 
 
 def test_a_server_is_about_a_word_its_records_say_by_its_stem() -> None:

@@ -32,6 +32,9 @@ _NOT_NAMES = set(OPENERS.split("|")) | {"i", "the", "a", "an", "my", "note", "re
 # A word that opens a sentence is no name either: "No duplicates", "Our product names ...".
 _NOT_NAMES |= {"no", "yes", "ok", "okay", "hi", "hello", "hey", "thanks", "sorry", "oops", "there"}
 _NOT_NAMES |= {"according", "regarding", "concerning"}  # "According to my graph, ..."
+# "For the monthly summary I need ...": a linking word opening a sentence
+_NOT_NAMES |= {"for", "from", "with", "after", "before", "when", "if", "since", "as", "at", "by"}
+_NOT_NAMES |= {"so", "but", "and", "or", "also", "then", "just", "once", "while", "because"}
 _NOT_NAMES |= {"we", "our", "us", "you", "your", "they", "their", "it", "its", "in", "on"}
 _NOT_NAMES |= {"he", "him", "his", "she", "her", "hers", "them", "me"}  # "Her name is Farah"
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
