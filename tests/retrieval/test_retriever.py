@@ -471,6 +471,19 @@ def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:
     assert fitted("add these two numbers together") > no_numbers  # it points at them: ask which
 
 
+def test_a_tool_none_of_whose_inputs_a_clause_with_a_page_gives_counts_against_it() -> None:
+    text = {"type": "string"}
+    zones = {"properties": {"source": text, "target": text}, "required": ["source", "target"]}
+    convert = ToolSpec(server="t", name="convert_time", input_schema=zones)
+    candidate = Candidate(tool=convert, score=0.3)
+
+    def fitted(said: str) -> float:
+        return fit(candidate, analyse(said, date(2026, 11, 26)).clauses[0], 0)
+
+    page = fitted("what are the Saturday opening hours according to https://shop.example/?")
+    assert page < fitted("what are the Saturday opening hours?")
+
+
 def test_a_change_of_existing_things_fits_no_name_the_server_lacks() -> None:
     """server-memory's add_observations adds to "existing entities": "remember that Dana plays
     the cello" of a graph without Dana would fail with "not found"."""

@@ -355,7 +355,11 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     )
     # "make it "B" instead of "A"" is no write of "B" as the whole file, "add Carol to the users
     # table" no memo.
-    unfit = not feasible and (computes or (changes and tool.input_schema.get("required")))
+    # Nor is a tool none of whose inputs a clause that points at a page or file gives ("the
+    # bakery's opening hours according to <url>" and convert_time).
+    required = tool.input_schema.get("required")
+    located = bool(values_of(clause).locators) and required
+    unfit = not feasible and (computes or (changes and required) or located)
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
