@@ -209,3 +209,6 @@ def test_someones_field_and_what_it_becomes_asks_for_that_change() -> None:
     assert asks_to_change("Bob Chen moved to Vancouver, update his city")  # a fact, then his field
     assert not asks_to_change("Bob's orders -> /a/orders.txt")  # saved to a file: a read first
     assert not asks_to_change("what is Bob's city?")
+    # ... and a tool that updates rows is what it asks for, with no verb said
+    update = ToolSpec(server="db", name="write_query", description="Execute an UPDATE query")
+    assert asks_for_action(update, "Dmitri Volkov's email → dmitri.volkov@example.net")

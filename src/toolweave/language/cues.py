@@ -433,6 +433,7 @@ def _verbs_said(text: str) -> set[str]:
     said |= {"insert"} if gives_a_row(text) else set()
     said |= {"add"} if notes_given(text) else set()
     said |= {"edit"} if field_set(text) else set()
+    said |= {"update"} if _SET_BY_ARROW.search(text) else set()  # "bob's city → Leeds"
     return said | ({"edit"} if _edit_given(text) or edits_a_line(text) else set())
 
 
