@@ -212,3 +212,10 @@ def test_someones_field_and_what_it_becomes_asks_for_that_change() -> None:
     # ... and a tool that updates rows is what it asks for, with no verb said
     update = ToolSpec(server="db", name="write_query", description="Execute an UPDATE query")
     assert asks_for_action(update, "Dmitri Volkov's email → dmitri.volkov@example.net")
+
+
+def test_logging_a_thing_records_it_and_reads_no_log() -> None:
+    history = ToolSpec(server="git", name="git_log", description="Shows the commit logs")
+    insert = ToolSpec(server="db", name="write_query", description="Execute an INSERT query")
+    assert not asks_for_action(history, "log an order: Alice Martin, 39.95")
+    assert asks_for_action(insert, "log an order: Alice Martin, 39.95")

@@ -368,6 +368,12 @@ _ONE_WORD = (
         ),
         "create ",
     ),
+    # "log an order → Alice, 'Monitor arm', 39.95", "log today's lunch in expenses.csv": a
+    # record made, no log read
+    (
+        re.compile(r"(?:^\W*|(?<=please\s))log\s+(?=(?:a|an|one|this|my|today['’]s)\s)", re.I),
+        "record ",
+    ),
     # "branch fix-1 off main", "branch docs/readme-tweaks in /srv/repo", "<repo>: branch x off
     # main": a branch to make
     (
