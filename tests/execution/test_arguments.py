@@ -220,6 +220,27 @@ async def test_a_classification_may_be_written_a_name_may_not() -> None:
     assert filled.problem is not None
 
 
+async def test_records_the_model_repeats_are_no_records_to_make() -> None:
+    """Seen with SmolLM2 on server-memory: "add that supplier as a company", after a page was
+    read, made the entity "Rosa Delgado" twice, observed as its own name."""
+    page = ["Rosa Delgado opened the bakery. Marco Delgado built the oven."]
+    said = c("check the page and add that supplier to my knowledge graph as a company")
+    twice = '{"name": "Rosa Delgado", "entityType": "company"}'
+    llm = ScriptedLLM(f'{{"entities": [{twice}, {twice}]}}')
+    filled = await fill_arguments(CREATE_ENTITIES, said, llm, read=page)
+    assert filled.problem is not None
+    echo = '{"name": "Rosa Delgado", "entityType": "company", "observations": ["Rosa Delgado"]}'
+    filled = await fill_arguments(
+        CREATE_ENTITIES, said, ScriptedLLM(f'{{"entities": [{echo}]}}'), read=page
+    )
+    assert filled.problem is not None
+    once = '{"name": "Rosa Delgado", "entityType": "company"}'
+    filled = await fill_arguments(
+        CREATE_ENTITIES, said, ScriptedLLM(f'{{"entities": [{once}]}}'), read=page
+    )
+    assert filled.problem is None  # one record from what was read stands
+
+
 async def test_a_proposal_from_inside_a_path_is_no_value_of_the_users() -> None:
     """Seen on mcp-server-git: the model named the branch after a folder of the repository."""
     names = ["repo_path", "branch_name"]

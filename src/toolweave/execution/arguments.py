@@ -318,7 +318,25 @@ def _modelled_fits(tool: ToolSpec, name: str, value: Any, clause: Clause, read: 
         return False
     if isinstance(value, str) and _part_of_a_word(value, clause.text):
         return False  # "dark-mode" of "feature/dark-mode" is no branch the user named
+    if _garbled(value):
+        return False
     return bool(read) or all(_text_given(text, clause) for text in _texts(name, value))
+
+
+def _garbled(value: Any) -> bool:
+    """Whether records the model wrote repeat themselves: the same record twice, or a record
+    noting its own name (SmolLM2, for "add that supplier as a company": the entity "Rosa
+    Delgado" twice, observed as "Rosa Delgado" and the page's other names)."""
+    records = [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+    if not records:
+        return False
+    written = [json.dumps(r, sort_keys=True, default=str) for r in records]
+    named = (
+        (r.get("name") or r.get("entityName"), r.get("observations") or r.get("contents"))
+        for r in records
+    )
+    echoes = any(isinstance(notes, list) and name in notes for name, notes in named if name)
+    return len(set(written)) < len(written) or echoes
 
 
 def _texts(name: str, value: Any) -> list[Any]:
