@@ -594,10 +594,6 @@ def _dated(quoted: Quoted, values: Values, text: str) -> bool:
     return bool(inside) and not rest.strip(" T,:-")
 
 
-def _end(span: Span | None) -> int:
-    return span.end if span is not None else -1
-
-
 def _date_times(values: Values) -> list[Found]:
     """Each time written right after its date ("2022-12-31 10:00"), as "YYYY-MM-DD HH:MM"."""
     return [
@@ -1103,7 +1099,7 @@ def _extract_one(
         return _zone_in_role(place_role(name), clause.text, pools[kind])
     if kind == "time" and "yyyy-mm-dd" in prop.get("description", "").lower() and pools["datetime"]:
         value, span = pools["datetime"].pop(0)  # "in format YYYY-MM-DD HH:MM": the date too
-        pools["time"] = [t for t in pools["time"] if t[1] is None or t[1].end != _end(span)]
+        pools["time"] = [t for t in pools["time"] if not (t[1] and span and t[1].end == span.end)]
         return value, span
     if kind in ("date", "time", "place"):
         return pools[kind].pop(0) if pools[kind] else (None, None)

@@ -614,13 +614,11 @@ def _named_result(out: OutputField, text: str) -> tuple[OutputField, re.Match[st
     words = r"[\s_-]+".join(re.escape(w) for w in out.tokens)
     if at := re.search(rf"{_KNOWN}{words}\b", text, re.IGNORECASE):
         return out, at
-    # "the encrypted email" is what encrypt_data gave (`encrypted_data`), whatever its noun
-    made = out.tokens[0] if len(out.tokens) > 1 and out.tokens[0].endswith("ed") else None
-    if made and (at := re.search(rf"\bthe\s+{made}\s+\w+", text, re.IGNORECASE)):
-        return out, at
-    # "the discounted price" is what calculate_discount gave (`discount_amount`)
-    done = rf"{re.escape(out.tokens[0])}e?d" if len(out.tokens) > 1 and not made else None
-    if done and (at := re.search(rf"\bthe\s+{done}\s+\w+", text, re.IGNORECASE)):
+    # "the encrypted email" is what encrypt_data gave (`encrypted_data`), "the discounted price"
+    # what calculate_discount gave (`discount_amount`), whatever its noun
+    first = out.tokens[0]
+    made = re.escape(first) if first.endswith("ed") else rf"{re.escape(first)}e?d"
+    if len(out.tokens) > 1 and (at := re.search(rf"\bthe\s+{made}\s+\w+", text, re.I)):
         return out, at
     one = words.removesuffix("s")
     if out.kind != "array" or one == words:
