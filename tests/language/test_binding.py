@@ -789,6 +789,18 @@ def test_a_code_a_tool_gives_is_no_place_name() -> None:
     assert param_kind("location", either) == "place"
 
 
+def test_a_search_by_city_name_or_a_described_location_takes_a_place() -> None:
+    q = {"type": "string", "description": "It could be a city name e.g.: q=Paris, a US zip ..."}
+    assert param_kind("q", q) == "place"
+    assert param_kind("q", {"type": "string", "description": "Search keywords."}) == "query"
+    where = {"type": "string", "description": "Location of the house"}
+    assert param_kind("where_to", where) == "place"
+    assert bound({"properties": {"where_to": where}}, "find a house in San Francisco") == {
+        "where_to": "San Francisco"
+    }
+    assert param_kind("note", {"type": "string", "description": "A place to note"}) == "string"
+
+
 def test_a_booking_for_myself_is_for_one_person() -> None:
     schema = {
         "properties": {

@@ -11,6 +11,7 @@ import pytest
 from toolweave.language import analyse, clause_of
 from toolweave.language.binding import extract_arguments
 from toolweave.navigation.fields import best_field, output_fields
+from toolweave.navigation.graph import Edge, ToolGraph
 from toolweave.planning.dataflow import link_data_flow
 from toolweave.planning.planner import fan_out, plan_steps
 from toolweave.planning.validate import validate_plan
@@ -816,3 +817,36 @@ def test_a_result_named_by_its_first_word_made_a_participle_is_referenced() -> N
     first, then = "Work out the discount on a 200 dollar item at 15%", question.split(", then ")[1]
     linked, _ = link_over((discount, INVOICE), question, (first, discount), (then, INVOICE))
     assert linked.steps[1].arguments["amount"] == "{{s1.result.discount_amount}}"
+
+
+def _weather(name: str) -> ToolSpec:
+    q = {"type": "string", "description": "Query: a city name e.g.: q=Paris, or a US zip."}
+    location = {"type": "object", "properties": {"name": STRING, "region": STRING}}
+    return ToolSpec(
+        server="weather",
+        name=name,
+        input_schema={"type": "object", "properties": {"q": q}, "required": ["q"]},
+        output_schema={"type": "object", "properties": {"location": location}},
+    )
+
+
+def test_a_place_an_earlier_step_resolved_is_taken_from_its_result() -> None:
+    # The forecast is of the location the first step found, not the name again; a field that
+    # only echoes the parameter (a bus search's "origin") leaves the name as the user wrote it.
+    now, forecast = _weather("current"), _weather("forecast")
+    graph = ToolGraph.derived([now, forecast])  # taught by a run that went well
+    graph.record([(Edge("feeds", now.key, forecast.key, "location.name", "q"), True)])
+    question = "What is the weather in Miami now? And the forecast for these dates?"
+    asked = plan(
+        question, (question.split("? ")[0], now), ("the forecast for these dates?", forecast)
+    )
+    tools = {now.key: now, forecast.key: forecast}
+    linked, _ = link_data_flow(asked, tools, analyse(question, TODAY), graph)
+    assert linked.steps[1].arguments == {"q": "{{s1.result.location.name}}"}
+    echo = tool("buses", "find_bus", {"origin": "string"}, {"origin": STRING, "time": STRING})
+    buy = tool("buses", "buy_ticket", {"origin": "string", "time": "string"})
+    question = "Find a bus from Boston and buy me a ticket"
+    linked, _ = link_over(
+        (echo, buy), question, ("Find a bus from Boston", echo), ("buy me a ticket", buy)
+    )
+    assert linked.steps[1].arguments == {"origin": "Boston", "time": "{{s1.result.time}}"}

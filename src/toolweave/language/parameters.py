@@ -59,7 +59,8 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
     """What kind of value fills this parameter."""
     kind = json_type(prop)
     readable = readable_name(name)
-    words = f"{readable} {prop.get('description', '')}".lower()
+    description = str(prop.get("description") or "")
+    words = f"{readable} {description}".lower()
     if locator := _locator_kind(readable, kind, prop):
         return locator
     if kind in ("number", "integer"):
@@ -80,10 +81,12 @@ def param_kind(name: str, prop: dict[str, Any]) -> str:
         return "enum"
     if readable.split()[-1:] and readable.split()[-1] in IDENTIFIER_WORDS:
         return "string"
-    if _CODE_ONLY.search(prop.get("description", "")) and "name" not in words:
+    if _CODE_ONLY.search(description) and "name" not in words:
         return "code"  # "ISO 3166-2 location code": a code a tool gives, not "Brazil"
-    if PLACE_WORDS & set(readable.split()):
-        return "place"
+    if PLACE_WORDS & set(readable.split()) or _PLACE_DESCRIBED.match(description):
+        return "place"  # "where_to": "Location of the house"
+    if name.lower() in QUERY_NAMES and _A_CITY.search(description):
+        return "place"  # "q": "... city name e.g.: q=Paris, US zip ...": a search by place
     if name.lower() in EXPRESSION_NAMES:
         return "expression"
     if readable in REVISION_NAMES:
@@ -112,6 +115,8 @@ def _locator_kind(readable: str, kind: str, prop: dict[str, Any]) -> str | None:
 
 # "to": "The email address to send to." (not "The subject of the email.")
 _AN_ADDRESS = re.compile(r"^\W*(?:the\s+)?(?:e-?mail)\s+address\b", re.IGNORECASE)
+_PLACE_DESCRIBED = re.compile(rf"^\W*(?:the\s+)?(?:{'|'.join(PLACE_WORDS)})\s+(?:of|where)\b", re.I)
+_A_CITY = re.compile(r"\bcity\s+name\b", re.I)
 _CODE_ONLY = re.compile(r"\b(?:ISO|location|country|region)\b[\w\s-]{0,12}\bcode\b", re.I)
 
 

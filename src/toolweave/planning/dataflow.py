@@ -186,7 +186,7 @@ class _Linker:
         for name in missing:
             kind = param_kind(name, properties.get(name, {}))
             value = carried.arguments.get(name) if kind in CARRIED_KINDS else None
-            if value in own:
+            if value in own or (kind == "place" and self._resolved(value, step, tool, name)):
                 value = None
             if value is None and kind in LOCATOR_KINDS:
                 value = self._same_place(name)
@@ -200,6 +200,24 @@ class _Linker:
             # The references fit this tool: the step agent must not switch to another.
             step.candidates = [c for c in step.candidates if c.tool.key == tool.key]
         return {**given.arguments, **step.arguments}
+
+    def _resolved(self, place: Any, step: Step, tool: ToolSpec, name: str) -> bool:
+        """A place the question named for an earlier step whose result gives it to this one
+        ("the weather in Miami ... and the forecast for these dates": the location's name the
+        first found), so the steps are of one place as the first resolved it."""
+        for earlier in self._earlier(tool):
+            match = self._match(earlier, step, name)
+            # a field that echoes the parameter ("origin") gives back only what was given
+            if place in self._given(earlier).values() and match and match.field.path != name:
+                return True
+        return False
+
+    def _given(self, step: Step) -> dict[str, Any]:
+        """The arguments an earlier step has or its clause gives (the step agent fills the
+        rest when it runs)."""
+        tool = self.tool_of(step)
+        told = extract_arguments(tool.input_schema, step.clause).arguments if tool else {}
+        return {**told, **step.arguments}
 
     def _keep_facts(self, step: Step, tool: ToolSpec) -> None:
         """ "Look up Bob Chen's city in the db and add it to Bob in memory": the record keeps
