@@ -466,3 +466,14 @@ def test_a_held_name_written_in_lower_case_is_read_as_held() -> None:
     assert cased_as_held("EMMA SCHULTZ, Bob chen", held) == "Emma Schultz, Bob Chen"
     # Inside a longer name it stays as the user wrote it.
     assert cased_as_held("bob cheney and x-emma schultz", held) == "bob cheney and x-emma schultz"
+
+
+def test_a_field_given_a_bound_is_in_the_table_with_that_column() -> None:
+    # Nobody named: "a rating of 2 or lower" asks for rows of the table that rates.
+    fields = {"reviews": ["id", "rating", "comment"], "staff": ["id", "name", "phone"]}
+    clause = clause_of(0, "tell me which customers gave a rating of 2 or lower", TODAY)
+    assert [(t.value, clause.text[t.start : t.end]) for t in tables_by_field(clause, fields)] == [
+        ("reviews", "rating")
+    ]
+    unbounded = clause_of(0, "what does a rating mean?", TODAY)
+    assert tables_by_field(unbounded, fields) == []

@@ -240,15 +240,16 @@ _PLAIN_FIELDS = {"name", "title", "value", "type", "status", "created", "updated
 def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list[Quoted]:
     """The tables a clause that names someone or something asks a field of, by the field's name
     ("what's Carla Reyes's email?" and the `users` table, whose columns hold an email; "Emma
-    moved to Hamburg, update her city"): where the field is said, with the table as held."""
-    if not names_in(clause):
-        return []
+    moved to Hamburg, update her city"), or bounds a field of ("a rating of 2 or lower"): where
+    the field is said, with the table as held."""
+    named = bool(names_in(clause))
     said_fields = [
         Quoted(start=said.start("field"), end=said.end("field"), value=table)
         for table, names in fields.items()
         for field in names
         if len(field) >= 4 and field.lower() not in _PLAIN_FIELDS
         if (said := _field_said(field, clause.text))
+        and (named or _BOUNDED.match(clause.text, said.end()))
     ]
     # "bob chen's new address is bob@new.example - fix it in the db": the one table with an
     # email column, where the address given goes
@@ -257,6 +258,15 @@ def tables_by_field(clause: Clause, fields: Mapping[str, Sequence[str]]) -> list
     if emails and len(mailed) == 1 and not said_fields:
         return [Quoted(start=emails[0].start, end=emails[0].end, value=mailed[0])]
     return said_fields
+
+
+# A field given a bound, by a number: "which customers gave a rating of 2 or lower", "orders with
+# an amount over 50" (the rows of the table whose field it is).
+_BOUNDED = re.compile(
+    r"\s+(?:(?:of|is|was|at|above|below|over|under|less\s+than|more\s+than|greater\s+than|"
+    r"lower\s+than|higher\s+than|at\s+(?:least|most))\s+)+\$?\d",
+    re.I,
+)
 
 
 def _field_said(field: str, text: str) -> re.Match[str] | None:
