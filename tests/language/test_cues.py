@@ -170,6 +170,13 @@ def test_a_verb_going_on_asks_for_nothing() -> None:
     assert not asks_for_action(write, "I'm putting together a guide: which orders are big?")
 
 
+def test_a_quoted_name_is_no_word_of_the_sentence() -> None:
+    # "link" after "the 'works at'" is a noun: nothing is made.
+    made = ToolSpec(server="fs", name="write_file", description="Create a new file.")
+    assert not asks_for_action(made, "Bob left Initech, drop the 'works at' link")
+    assert asks_for_action(made, "create the file 'a.txt'")
+
+
 def test_a_change_said_without_its_verb() -> None:
     for text in (
         "relation: Carol mentors Bob",

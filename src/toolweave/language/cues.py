@@ -15,7 +15,7 @@ import re
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
 from toolweave.language.text import ARROW, OPENERS, readable_name, sentences
-from toolweave.language.values import blank_spans, replacements
+from toolweave.language.values import blank_quoted, blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
 _WRAPPER = re.compile(
@@ -428,7 +428,8 @@ def _one_word_verbs(text: str) -> str:
 def _verbs_said(text: str) -> set[str]:
     """The words of `text` that may ask for an action: not after a determiner, not past nor
     going on ("I'm putting together a guide" asks for nothing put)."""
-    words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
+    # (a quoted name is no word of the sentence: "drop the 'works at' link" links nothing)
+    words = re.findall(r"[a-z]+", blank_quoted(_one_word_verbs(text)).lower())
     said = {
         w
         for before, w in zip(["", *words], words, strict=False)
@@ -723,7 +724,8 @@ _SET_BY_ARROW = re.compile(rf"^[^>→]*\w['’]s\s+[a-z]+\s*{ARROW}\s*[^\s/]+\W*
 
 
 def _opens_a_change(text: str) -> bool:
-    words = re.findall(r"[a-z]+", _one_word_verbs(text).lower())
+    # (a quoted name is no word of the sentence: "drop the 'works at' link" links nothing)
+    words = re.findall(r"[a-z]+", blank_quoted(_one_word_verbs(text)).lower())
     words = words[1:] if words[:1] == ["please"] else words
     # "commit msg that added the loader?": a question of a noun, the verb's word its first
     named = text.rstrip().endswith("?") and words[1:2] != [] and words[1] in _NAMED_BY_VERB
