@@ -15,6 +15,7 @@ from toolweave.language.cues import (
     searchable,
     tells_me,
     unticks,
+    without_what_stays,
 )
 from toolweave.language.values import composed
 from toolweave.types import ToolSpec
@@ -226,3 +227,32 @@ def test_logging_a_thing_records_it_and_reads_no_log() -> None:
     insert = ToolSpec(server="db", name="write_query", description="Execute an INSERT query")
     assert not asks_for_action(history, "log an order: Alice Martin, 39.95")
     assert asks_for_action(insert, "log an order: Alice Martin, 39.95")
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        (
+            'commit it as "Add TODO", but leave my app.py changes uncommitted.',
+            'commit it as "Add TODO"',
+        ),
+        ("delete a.txt and don't touch b.txt", "delete a.txt"),
+        ("move x.txt to /a, keep y.txt as it is", "move x.txt to /a"),
+        # Only a closing part that keeps something as it is; a request to keep something is one.
+        ("create a file and keep it short", "create a file and keep it short"),
+        ("leave app.py alone", "leave app.py alone"),
+    ],
+)
+def test_what_is_to_stay_as_it_is_asks_for_nothing(text: str, left: str) -> None:
+    assert without_what_stays(text) == left
+
+
+def test_tracking_a_file_stages_it() -> None:
+    add = ToolSpec(
+        server="git", name="git_add", description="Adds file contents to the staging area"
+    )
+    log = ToolSpec(server="git", name="git_log", description="Shows the commit logs")
+    assert asks_for_action(add, "start tracking TODO.md in /srv/repo")
+    assert asks_for_action(add, "track notes.txt in git")
+    assert not asks_for_action(add, "track my package")
+    assert not asks_for_action(log, "start tracking TODO.md")  # no commit asked for

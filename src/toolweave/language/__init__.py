@@ -17,7 +17,12 @@ from collections.abc import Iterable
 from datetime import date
 
 from toolweave.language.clauses import split_clauses
-from toolweave.language.cues import is_multi_hop, is_small_talk, split_deferral
+from toolweave.language.cues import (
+    is_multi_hop,
+    is_small_talk,
+    split_deferral,
+    without_what_stays,
+)
 from toolweave.language.records import cased_as_held, unnamed_reference
 from toolweave.language.values import read_values
 from toolweave.types import Clause, QuestionAnalysis
@@ -34,7 +39,7 @@ def analyse(
     asked, question = question, cased_as_held(question, names)
     kept, declined = [], []
     for text in split_clauses(question, earlier):
-        rest, deferral = split_deferral(text)
+        rest, deferral = split_deferral(without_what_stays(text))
         kept += [rest] if rest else []
         declined += [deferral] if deferral else []
     if not kept:  # nothing else asked: the question is answered as it is

@@ -368,6 +368,8 @@ _ONE_WORD = (
         ),
         "create ",
     ),
+    # "start tracking TODO.md", "track notes.txt in git": a file staged
+    (re.compile(r"\b(?:start\s+tracking|track)\s+(?=[\w./-]+\.\w{1,5}\b)", re.I), "stage "),
     # "log an order → Alice, 'Monitor arm', 39.95", "log today's lunch in expenses.csv": a
     # record made, no log read
     (
@@ -754,6 +756,21 @@ _DEFERS = re.compile(
     r"|as\s+(?:it|they)\s+says?)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+
+
+# "..., but leave my app.py changes uncommitted", "and don't touch b.txt": what is to stay as
+# it is asks for nothing to be done.
+_STAYS = re.compile(
+    r",?\s+(?:but\s+|and\s+)?(?:please\s+)?(?:(?:leave|keep)\s+(?:[^,.;!?]|\.(?=\w)){1,60}?\s+(?:alone|as\s+is|"
+    r"as\s+(?:it|they)\s+(?:is|are)|untouched|unchanged|intact|un[a-z]+ed)"
+    r"|(?:don['’]?t|do\s+not)\s+(?:touch|change|modify)\s+(?:[^,.;!?]|\.(?=\w)){1,60}?)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def without_what_stays(clause: str) -> str:
+    """The clause without a closing part that asks for something to stay as it is."""
+    return _STAYS.sub("", clause).strip()
 
 
 def split_deferral(clause: str) -> tuple[str, str]:
