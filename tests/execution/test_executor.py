@@ -248,6 +248,20 @@ async def test_reflection_never_turns_to_a_change_of_the_things_a_fact_names(
     assert observation.tool == "weather" and not observation.ok
 
 
+def delete_notes(deletions: list[dict[str, str]]) -> str:
+    """Delete notes from people in the address book"""
+    return f"deleted {len(deletions)} notes"
+
+
+async def test_reflection_never_turns_from_the_thing_named_to_another(tmp_path: Path) -> None:
+    """Seen on server-memory: "remove the observation that she likes hiking" could not fill
+    delete_observations, and reflection took delete_entities, which deleted Alice."""
+    text = "Grace gave up bass, please remove the note that she plays bass"
+    tools = [delete_notes, delete_people]
+    _, observation = await reflected(tmp_path, text, "delete_notes", tools, ["delete_people"])
+    assert observation.tool == "delete_notes" and not observation.ok
+
+
 async def test_a_whole_result_is_taken_as_the_parameter_s_type(tmp_path: Path) -> None:
     """ "add 1234 and 4321, then add 445 to the result": the one number the sum's text adds to
     what it was given; an object given to a text parameter: as JSON."""

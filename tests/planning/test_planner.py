@@ -132,6 +132,21 @@ def test_a_tool_that_changes_what_the_clause_does_not_ask_for_never_fits() -> No
     assert bound("how many entities are there", (DELETE, 0.6)) == "search"
 
 
+def test_a_change_acts_on_the_thing_the_clause_names() -> None:
+    # As ranked on server-memory (eval servers, dev): Alice filled delete_entities, and would
+    # have been deleted for "remove the observation that she likes hiking".
+    forget = tool("delete_observations", {"deletions": {"type": "array"}}, read_only=False)
+    held = [
+        [
+            Candidate(tool=DELETE, score=0.351, holds=True),
+            Candidate(tool=forget, score=0.434, holds=True),
+        ]
+    ]
+    text = "Alice gave up hiking, please remove the observation that she likes hiking"
+    assert tools_planned([text], held) == ["delete_observations"]
+    assert tools_planned(["delete Alice"], held) == ["delete_entities"]
+
+
 def test_a_change_the_clause_gives_the_values_for_wins() -> None:
     # As ranked on the official servers (eval servers, dev): a change none of whose values the
     # clause gives cannot be the one asked for.

@@ -43,7 +43,7 @@ from toolweave.language.binding import (
     names_folders,
     other_kind_of_path,
 )
-from toolweave.language.cues import asks_for_action, points_back
+from toolweave.language.cues import asks_for_action, names_the_other_thing, points_back
 from toolweave.language.numbers import numbers
 from toolweave.language.parameters import (
     LOCATOR_KINDS,
@@ -101,6 +101,8 @@ async def run_plan(
                 continue
             if change and not changes_things(candidate.tool):
                 continue
+            if change and names_the_other_thing(candidate.tool, by_key[tried], step.clause):
+                continue  # "remove the observation that she likes hiking": not Alice herself
             if changes_things(candidate.tool) and not (
                 asks_for_action(candidate.tool, step.clause.text)
                 and feasibility(candidate.tool, step.clause) == 1.0

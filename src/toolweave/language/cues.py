@@ -612,6 +612,13 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 
+def names_the_other_thing(tool: ToolSpec, other: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause names the thing of the other tool's name and not this one's: "remove
+    the observation that she likes hiking" is `delete_observations`'s, not `delete_entities`'s
+    (Alice herself)."""
+    return names_what_it_does(other, clause)[1] > 0 and not names_what_it_does(tool, clause)[1]
+
+
 # "what isn't staged yet", "what I haven't staged" say "unstaged" (git_diff_unstaged).
 _NEGATED = re.compile(
     r"\b(?:not|never|\w+n['’]t|(?:is|are|was|were|have|has|had|do|did)nt)\s+(?:yet\s+|been\s+)?"

@@ -36,13 +36,14 @@ from toolweave.language.cues import (
     asks_for_action,
     asks_to_change,
     names_again,
+    names_the_other_thing,
     names_what_it_does,
     only_where,
     points_at,
     refers_back,
     tells_me,
 )
-from toolweave.language.parameters import changes_things, sql_kinds
+from toolweave.language.parameters import changes_things, deletes, sql_kinds
 from toolweave.language.records import record_kind, records
 from toolweave.language.sql import READ_VALUE
 from toolweave.language.text import readable_name
@@ -126,6 +127,7 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
+        fitting = _of_the_thing_said(fitting, clause)
         if steps and (rows := _adds_what_was_read(clause, steps[-1], ranked)):
             fitting = rows  # "read the form in a.txt and add that customer to the users table"
         if steps and _about_the_result(clause, steps[-1], fitting, fallback):
@@ -258,6 +260,22 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> li
         and asks_for_action(c.tool, clause.text)
     ]
     return asked if len({c.tool.server for c in asked}) == 1 else []
+
+
+def _of_the_thing_said(fitting: list[Candidate], clause: Clause) -> list[Candidate]:
+    """A change acts on the thing the clause names: "remove the observation that she likes
+    hiking" is `delete_observations`, however well Alice fits `delete_entities`; so a fitting
+    change of the same kind on the same server whose name's thing the clause says replaces the
+    first when the first one's is unsaid."""
+    if not fitting or not changes_things(first := fitting[0].tool):
+        return fitting
+    for other in fitting[1:]:
+        tool = other.tool
+        same = tool.server == first.server and deletes(tool) == deletes(first)
+        asked = changes_things(tool) and asks_for_action(tool, clause.text)
+        if same and asked and names_the_other_thing(first, tool, clause):
+            return [other, *(c for c in fitting[1:] if c is not other)]
+    return fitting
 
 
 def _again(clause: Clause, before: Step, tool: ToolSpec) -> bool:
