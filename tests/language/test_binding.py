@@ -565,6 +565,8 @@ FIND = {
         ("list *.md in /docs", "*.md"),
         ("find the json files in /docs", "*.json"),
         ("find every json file in /docs", "*.json"),
+        ("find every csv in /docs", "*.csv"),
+        ("all the pdfs in /docs", "*.pdf"),
         ("which files under /docs end in .yaml? check subfolders too", "**/*.yaml"),
         ("look for .py files anywhere in /docs", "**/*.py"),
         ('search /docs for anything with "draft" in its name', "*draft*"),

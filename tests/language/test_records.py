@@ -52,6 +52,7 @@ def test_names_are_capitalised_words_a_request_does_not_open_with() -> None:
         ("add her to users; Her name is Farah Haddad", "Farah Haddad"),
         ("There's someone I met in Berlin", "Berlin"),
         ("According to my graph, who knows Alice?", "Alice"),
+        ("Someone from finance asked me who leads Project Falcon.", "Project Falcon"),
     ):
         assert [n.value for n in names_in(clause_of(0, text, TODAY))] == [name]
 

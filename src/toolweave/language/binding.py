@@ -1173,7 +1173,8 @@ def _revision(clause: Clause, *, of_a_file: bool) -> Found:
 _GLOB = re.compile(r"(?<![^\s\"'“‘(])[\w./\[\]{}-]*\*[\w*?./\[\]{}-]*")
 _EXTENSION = re.compile(
     r"(?<![\w/])\.(?P<dotted>[A-Za-z0-9]{1,5})\b(?!\.)|\b(?P<word>csv|txt|md|json|py|js|ts|html?|"
-    r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)\s+files?\b",  # "every csv file"
+    r"log|pdf|png|jpe?g|gif|ya?ml|xml|sql|toml|ini|sh)(?:\s+files?\b|s\b|(?=\s+(?:under|in|"
+    r"inside|within|below|beneath|from|at)\b))",  # "every csv file", "all csvs", "every csv in"
     re.IGNORECASE,
 )
 # A request for everything below a folder ("incl. subfolders"), or under a path.

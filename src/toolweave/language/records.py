@@ -37,6 +37,8 @@ _NOT_NAMES |= {"for", "from", "with", "after", "before", "when", "if", "since", 
 _NOT_NAMES |= {"so", "but", "and", "or", "also", "then", "just", "once", "while", "because"}
 _NOT_NAMES |= {"we", "our", "us", "you", "your", "they", "their", "it", "its", "in", "on"}
 _NOT_NAMES |= {"he", "him", "his", "she", "her", "hers", "them", "me"}  # "Her name is Farah"
+# "Someone from finance asked me who ...": nobody named
+_NOT_NAMES |= {"someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody"}
 _NOT_NAMES |= {w.lower() for w in NOT_PLACES}  # days and months: "on Saturday" names nothing
 # "a company called Globex", "a new project, Heron", "Globex: a company", "Globex, a company",
 # "new company in memory: Globex": what kind of thing it is.
