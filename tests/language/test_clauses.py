@@ -128,6 +128,15 @@ def test_clauses_of_the_analysis_are_numbered_in_order() -> None:
             "It's 20:00 in Dubai. What time is it in Tokyo?",
             ["It's 20:00 in Dubai: What time is it in Tokyo?"],
         ),
+        # So is a clock time told, for a question of what time that is elsewhere.
+        (
+            "A supplier in Nairobi suggested a call at 16:00. What time would that be in Lima?",
+            ["A supplier in Nairobi suggested a call at 16:00: What time would that be in Lima?"],
+        ),
+        (
+            "The call is at 16:00 in Nairobi. What is the weather in Lima?",
+            ["What is the weather in Lima?"],
+        ),
         # A statement after a request that gives nothing only tells more.
         ("What is 2+2? It is late.", ["What is 2+2?"]),
         ("What is 2+2? It is 10:00 now.", ["What is 2+2?", "It is 10:00 now."]),
@@ -231,7 +240,7 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         # what the user wants to do, with a time, then a question about that time
         (
             "I'm in Phoenix and want to call Taipei at 6 pm. What time is that in Taipei?",
-            ["I'm in Phoenix and want to call Taipei at 6 pm, what time is that in Taipei?"],
+            ["I'm in Phoenix and want to call Taipei at 6 pm: What time is that in Taipei?"],
         ),
         # "link" before a name opens a request; "and link her to ..." goes on with the one before
         (

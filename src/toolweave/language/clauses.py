@@ -16,6 +16,7 @@ from toolweave.language.cues import asks_to_change, facts_named, refers_back, st
 from toolweave.language.text import ARROW, OPENERS, sentences
 from toolweave.language.values import (
     blank_quoted,
+    clock_times,
     locators_in,
     named_places,
     numbers,
@@ -249,6 +250,16 @@ _TELLS = re.compile(rf"^(?!\W*(?:{OPENERS})\b)[^?]{{3,120}}[.!;]$", re.IGNORECAS
 _NARRATES = re.compile(r"^(?:i|we)\s+(?!(?:need|want|would|wonder|'d)\b)[a-z]+ed\b", re.I)
 
 
+def _asks_of_the_time_told(sentence: str, after: str) -> bool:
+    """ "A supplier in Nairobi suggested a call at 16:00 their time. What time would that be in
+    Bogotá?": a question of the clock time the sentence before told."""
+    told = "?" not in sentence and bool(clock_times(sentence))
+    return told and after.rstrip().endswith("?") and _THAT_TIME.search(after) is not None
+
+
+_THAT_TIME = re.compile(r"\bwhat\s+time\s+(?:is|would|will|does)\s+(?:that|it)\b", re.I)
+
+
 def _context(sentence: str, after: str) -> bool:
     told = sentence.strip()
     # the next sentence opens with what to do
@@ -307,6 +318,8 @@ def _with_context(pieces: list[str]) -> list[str]:
         elif joined and _ITS_TEXT.match(piece.strip()) and asks_to_change(joined[-1]):
             # "Could you create a list at /f/s.txt? I need three lines in it: eggs, ..."
             joined[-1] = f"{joined[-1].rstrip().rstrip(';.?!')}; {piece.strip()}"
+        elif joined and _asks_of_the_time_told(joined[-1], piece):
+            joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {piece.strip()}"
         elif joined and re.fullmatch(r"\([^()]*\)[.!?]?", piece.strip()):
             # "How much do the orders add up to? (orders.amount)"
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"
