@@ -629,6 +629,12 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         # What the request must leave alone, and why it is asked, are no requests.
         ("Please stage a.py in /r, but don't commit anything yet.", ["stage a.py in /r."]),
         (
+            'Commit it with the message "Add T", but leave my app.py changes uncommitted.',
+            ['Commit it with the message "Add T".'],
+        ),
+        ("move x.txt to /a and keep y.txt as it is", ["move x.txt to /a"]),
+        ("Stage T.md in /r so that it goes into my next commit.", ["Stage T.md in /r."]),
+        (
             'Please commit the NOTES.md file in /r/repo on its own, with the message "Add notes". '
             "My edits to main.py aren't ready yet, so leave those uncommitted.",
             ['commit the NOTES.md file in /r/repo on its own, with the message "Add notes".'],

@@ -15,7 +15,6 @@ from toolweave.language.cues import (
     searchable,
     tells_me,
     unticks,
-    without_what_stays,
 )
 from toolweave.language.values import composed
 from toolweave.types import ToolSpec
@@ -227,24 +226,6 @@ def test_logging_a_thing_records_it_and_reads_no_log() -> None:
     insert = ToolSpec(server="db", name="write_query", description="Execute an INSERT query")
     assert not asks_for_action(history, "log an order: Alice Martin, 39.95")
     assert asks_for_action(insert, "log an order: Alice Martin, 39.95")
-
-
-@pytest.mark.parametrize(
-    ("text", "left"),
-    [
-        (
-            'commit it as "Add TODO", but leave my app.py changes uncommitted.',
-            'commit it as "Add TODO"',
-        ),
-        ("delete a.txt and don't touch b.txt", "delete a.txt"),
-        ("move x.txt to /a, keep y.txt as it is", "move x.txt to /a"),
-        # Only a closing part that keeps something as it is; a request to keep something is one.
-        ("create a file and keep it short", "create a file and keep it short"),
-        ("leave app.py alone", "leave app.py alone"),
-    ],
-)
-def test_what_is_to_stay_as_it_is_asks_for_nothing(text: str, left: str) -> None:
-    assert without_what_stays(text) == left
 
 
 def test_tracking_a_file_stages_it() -> None:

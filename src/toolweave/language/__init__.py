@@ -21,7 +21,6 @@ from toolweave.language.cues import (
     is_multi_hop,
     is_small_talk,
     split_deferral,
-    without_what_stays,
 )
 from toolweave.language.records import cased_as_held, unnamed_reference
 from toolweave.language.values import read_values
@@ -39,7 +38,7 @@ def analyse(
     asked, question = question, cased_as_held(question, names)
     kept, declined = [], []
     for text in split_clauses(question, earlier):
-        rest, deferral = split_deferral(without_what_stays(text))
+        rest, deferral = split_deferral(text)
         kept += [rest] if rest else []
         declined += [deferral] if deferral else []
     if not kept:  # nothing else asked: the question is answered as it is

@@ -50,8 +50,13 @@ _LEADING_FILLER = re.compile(
     r"|(?:just\s+)?(?:out\s+of\s+curiosity|for\s+the\s+record|by\s+the\s+way|btw)\s*(?:,\s*|$))",
     re.IGNORECASE,
 )
-# "... and check it out so I'm working on it?": why, not what to do
-_PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)", re.I)
+# "... and check it out so I'm working on it?", "... so that it goes into my next commit": why,
+# not what to do
+_PURPOSE = re.compile(
+    r",?\s+so\s+(?:that\s+)?(?:i|we)(?:'m|'re|\s)[^?.!]*(?=[?.!]?$)"
+    r"|,?\s+so\s+that\s+(?:it|they)\s(?:[^?.!]|\.(?=\w))*(?=[?.!]?$)",
+    re.I,
+)
 # The rest of a sentence, a dot inside a word ("app.py") and all; up to the colon that joins it
 # to the request after it ("... without touching main: please create a branch ...").
 _TAIL = r"(?:[^?.!:]|\.(?=\w)|:(?!\s))*(?=[?.!]?$|:\s)"
@@ -63,7 +68,10 @@ _BOUNDED = re.compile(
     rf"|,?\s+without\s+(?:touching|changing|deleting|removing|committing)\b{_TAIL}"
     rf"|\s+[—–]\s+(?:just|only)\b{_TAIL}"
     rf"|,?\s+(?:and|but)\s+(?:please\s+)?(?:leave|keep)\s+(?:all\s+)?(?:the\s+)?(?:other|rest|"
-    rf"everything\s+else)\b{_TAIL}",
+    rf"everything\s+else)\b{_TAIL}"
+    # "..., but leave my app.py changes uncommitted", "and keep y.txt as it is"
+    r"|,?\s+(?:and|but)\s+(?:please\s+)?(?:leave|keep)\s+(?:[^,.;!?]|\.(?=\w)){1,60}?\s+(?:alone|"
+    r"as\s+is|as\s+(?:it|they)\s+(?:is|are)|untouched|unchanged|intact|un[a-z]+ed)\s*(?=[?.!]?$)",
     re.I,
 )
 # "Just to double-check my mental arithmetic, could you ...": why, before the request.

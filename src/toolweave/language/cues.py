@@ -765,21 +765,6 @@ _DEFERS = re.compile(
 )
 
 
-# "..., but leave my app.py changes uncommitted", "and don't touch b.txt": what is to stay as
-# it is asks for nothing to be done.
-_STAYS = re.compile(
-    r",?\s+(?:but\s+|and\s+)?(?:please\s+)?(?:(?:leave|keep)\s+(?:[^,.;!?]|\.(?=\w)){1,60}?\s+(?:alone|as\s+is|"
-    r"as\s+(?:it|they)\s+(?:is|are)|untouched|unchanged|intact|un[a-z]+ed)"
-    r"|(?:don['’]?t|do\s+not)\s+(?:touch|change|modify)\s+(?:[^,.;!?]|\.(?=\w)){1,60}?)\s*[.!]?\s*$",
-    re.IGNORECASE,
-)
-
-
-def without_what_stays(clause: str) -> str:
-    """The clause without a closing part that asks for something to stay as it is."""
-    return _STAYS.sub("", clause).strip()
-
-
 def split_deferral(clause: str) -> tuple[str, str]:
     """The clause without a closing "and do what it says", and that part ("" if none)."""
     match = _DEFERS.search(clause)
