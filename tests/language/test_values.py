@@ -350,6 +350,7 @@ def test_a_value_and_what_it_becomes_after_an_arrow() -> None:
     # Where someone went, in no file; what is asked of someone.
     assert ex.replacements("bob chen moved toronto → vancouver, update his city") == []
     assert ex.replacements("carla reyes → email + city?") == []
+    assert ex.replacements("/a/server.log: disk warning → what time") == []
     pairs = ex.replacements("next mtg moved B2 → C4, fix it in notes.txt")
     assert [(a.value, b.value) for a, b in pairs] == [("B2", "C4")]
 

@@ -389,6 +389,9 @@ _PAIRS = (
 )
 
 
+_ASKED = re.compile(r"(?:what|how|when|which|who|whom|whose|where|why)\b", re.I)
+
+
 def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     """The (text, what it becomes) pairs the text asks for, each as written (its quotes off);
     none in a question ("How do I change the shell to zsh?"), nor for a whole file ("replace the
@@ -403,8 +406,8 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
         old, new = (_unquoted(text, match, part) for part in parts)
         if last := _FROM_LAST.search(old.value):  # "change the deadline in a.txt from X to Y"
             old = Quoted(start=old.start + last.start(1), end=old.end, value=last[1])
-        if match["arrowed"] and text.rstrip().endswith("?"):
-            continue  # "carla reyes → email + city?": what is asked of her
+        if match["arrowed"] and (text.rstrip().endswith("?") or _ASKED.match(new.value)):
+            continue  # "carla reyes → email + city?", "disk warning → what time": asked of it
         if match["arrowed"] and locators_in(new.value):
             continue  # "the emails -> /a/e.txt": where they go, no text they become
         if match["arrowed"] and re.search(r"\]\s*-?$", old.value):
