@@ -71,6 +71,10 @@ def test_numbers_inside_a_url_or_path_are_not_values() -> None:
         # A list asked for one item per line is those lines.
         ("make a file /a/s.txt with eggs, flour and butter, one per line", ["eggs\nflour\nbutter"]),
         (
+            "create /a/p.txt listing passport, charger and sunscreen, each on its own line",
+            ["passport\ncharger\nsunscreen"],
+        ),
+        (
             "I need three lines in it: eggs, sugar and dark chocolate.",
             ["eggs\nsugar\ndark chocolate"],
         ),

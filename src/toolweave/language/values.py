@@ -512,7 +512,8 @@ def said_in(text: str) -> list[Quoted]:
 
 def listed_lines(text: str) -> Quoted | None:
     """ "a file with eggs, flour and butter, one per line", "three lines in it: eggs, flour and
-    butter": the items, each on a line of its own, where the list stands."""
+    butter", "a file listing eggs and flour, each on its own line": the items, each on a line of
+    its own, where the list stands."""
     if not _PER_LINE.search(text):
         return None
     match = _ITEMS.search(blank_quoted(text))
@@ -534,7 +535,7 @@ _PER_LINE = re.compile(
 )
 _ITEM = r"[\w'’-]+(?:\s+[\w'’-]+){0,3}"
 _ITEMS = re.compile(
-    rf"(?:\bwith|:)\s+(?P<items>{_ITEM}(?:,\s*{_ITEM})*,?\s+and\s+{_ITEM}?)"
+    rf"(?:\b(?:with|listing|containing)|:)\s+(?P<items>{_ITEM}(?:,\s*{_ITEM})*,?\s+and\s+{_ITEM}?)"
     r"(?=\s*(?:,\s*(?:one|each)\b|[.!]?\s*$))",
     re.IGNORECASE,
 )
