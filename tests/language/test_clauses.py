@@ -653,6 +653,10 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         ("Just to be sure, could you add 17 and 4?", ["could you add 17 and 4?"]),
         (
+            "For my trip budget, could you add 1890 and 2345.75?",
+            ["could you add 1890 and 2345.75?"],
+        ),
+        (
             "In /a/b.csv, change the cost from 240 to 300 and leave the other lines as they are.",
             ["In /a/b.csv, change the cost from 240 to 300."],
         ),

@@ -76,7 +76,9 @@ _BOUNDED = re.compile(
 )
 # "Just to double-check my mental arithmetic, could you ...": why, before the request.
 _WHY_FIRST = re.compile(
-    r"^(?:just|only|mainly)?\s*(?:to|in\s+order\s+to|so\s+as\s+to)\s+[a-z]", re.I
+    r"^(?:just|only|mainly)?\s*(?:to|in\s+order\s+to|so\s+as\s+to)\s+[a-z]"
+    r"|^for\s+(?:my|our)\s+[a-z][\w\s-]{0,40}$",  # "For my trip budget, could you ...?"
+    re.I,
 )
 # A piece that is only a connective ("Then, find ...", "After that, ...") or thanks, "please",
 # "go ahead", "would you?" or a greeting ("Hi, could you ...") is no request.
