@@ -127,7 +127,7 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
-        fitting = _of_the_thing_said(fitting, clause)
+        fitting = _of_the_thing_deleted(fitting, clause)
         if steps and (rows := _adds_what_was_read(clause, steps[-1], ranked)):
             fitting = rows  # "read the form in a.txt and add that customer to the users table"
         if steps and _about_the_result(clause, steps[-1], fitting, fallback):
@@ -262,18 +262,18 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> li
     return asked if len({c.tool.server for c in asked}) == 1 else []
 
 
-def _of_the_thing_said(fitting: list[Candidate], clause: Clause) -> list[Candidate]:
-    """A change acts on the thing the clause names: "remove the observation that she likes
+def _of_the_thing_deleted(fitting: list[Candidate], clause: Clause) -> list[Candidate]:
+    """A deletion deletes the thing the clause names: "remove the observation that she likes
     hiking" is `delete_observations`, however well Alice fits `delete_entities`; so a fitting
-    change of the same kind on the same server whose name's thing the clause says replaces the
-    first when the first one's is unsaid."""
-    if not fitting or not changes_things(first := fitting[0].tool):
+    deletion on the same server whose name's thing the clause says replaces the first when the
+    first one's is unsaid. (An addition may name a part of what it adds: "add her as a person,
+    with an observation that ...".)"""
+    if not fitting or not deletes(first := fitting[0].tool):
         return fitting
     for other in fitting[1:]:
         tool = other.tool
-        same = tool.server == first.server and deletes(tool) == deletes(first)
-        asked = changes_things(tool) and asks_for_action(tool, clause.text)
-        if same and asked and names_the_other_thing(first, tool, clause):
+        asked = deletes(tool) and asks_for_action(tool, clause.text)
+        if tool.server == first.server and asked and names_the_other_thing(first, tool, clause):
             return [other, *(c for c in fitting[1:] if c is not other)]
     return fitting
 
