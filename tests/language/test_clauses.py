@@ -633,6 +633,13 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ['Commit it with the message "Add T".'],
         ),
         ("move x.txt to /a and keep y.txt as it is", ["move x.txt to /a"]),
+        # A sentence that only asks for what the one before said is no request of its own.
+        (
+            "I'd like to know which files git isn't tracking in /r. Could you check for me?",
+            ["I'd like to know which files git isn't tracking in /r."],
+        ),
+        ("Is T.md staged in /r? Can you do that, please?", ["Is T.md staged in /r?"]),
+        ("Could you check for me?", ["Could you check for me?"]),
         ("Stage T.md in /r so that it goes into my next commit.", ["Stage T.md in /r."]),
         (
             'Please commit the NOTES.md file in /r/repo on its own, with the message "Add notes". '

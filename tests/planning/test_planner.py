@@ -81,6 +81,10 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     assert bound(text, (DIFF_STAGED, 0.35), (log, 0.32)) == "git_log"
     text = "anything uncommitted in /tmp/repo?"
     assert bound(text, (DIFF_STAGED, 0.346), (GIT, 0.300)) == "git_status"
+    # as ranked on mcp-server-git (eval servers, dev fresh12)
+    text = "I'd like to know which files git isn't tracking yet in /tmp/repo"
+    assert bound(text, (log, 0.525), (DIFF_UNSTAGED, 0.502), (GIT, 0.454)) == "git_status"
+    assert bound("/tmp/repo: untracked files?", (log, 0.50), (GIT, 0.45)) == "git_status"
     # ... though the tool's verb is unsaid (as ranked on server-filesystem, eval servers dev)
     sizes = tool("list_directory_with_sizes", {"path": STRING}, read_only=True)
     for text in (

@@ -203,6 +203,15 @@ _BOUNDS = re.compile(
 )
 
 
+# A sentence that only asks for what the one before said: "Could you check for me?", "Can you
+# do that, please?": nothing of its own to do.
+_ASKS_AGAIN = re.compile(
+    r"^(?:(?:could|can|would|will)\s+you\s+|please\s+)?(?:please\s+)?(?:check|do|handle|"
+    r"look\s+into|find\s+out|see|help)(?:,?\s+(?:it|that|this|for\s+me|please|me|out))*\s*[.!?]?$",
+    re.IGNORECASE,
+)
+
+
 def _shows_the_answer(sentence: str, question: str) -> bool:
     """Whether the sentence after a question says what of its answer to show, naming nothing
     else ("List the items and their amounts.")."""
@@ -317,6 +326,8 @@ def _with_context(pieces: list[str]) -> list[str]:
             joined[-1] = f"{joined[-1].rstrip().rstrip('.')}: {said.strip()}"
         elif joined and (_BOUNDS.match(piece.strip()) or _restates(piece, joined[-1])):
             continue  # its values ("leave app.py out of it") are none of the request's
+        elif joined and _ASKS_AGAIN.match(piece.strip()):
+            continue  # "... which files git isn't tracking yet. Could you check for me?"
         elif joined and _shows_the_answer(piece, joined[-1]):
             # "Which orders are between 20 and 50? List the items and their amounts."
             joined[-1] = f"{joined[-1].rstrip()} {piece.strip()}"

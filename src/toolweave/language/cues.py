@@ -628,11 +628,12 @@ _NEGATED = re.compile(
 
 
 # Other words of a tool's name by the word a request uses for them: "the git history" (git_log),
-# "anything uncommitted" (git_status), "the biggest file" (list_directory_with_sizes).
+# "anything uncommitted", "which files git isn't tracking" (git_status), "the biggest file"
+# (list_directory_with_sizes).
 _NOUNS = {
     "log": {"history"},
     "logs": {"history"},
-    "status": {"uncommitted", "modified"},
+    "status": {"uncommitted", "modified", "untracked", "tracked", "tracking"},
     "staged": {"cached"},
     "sizes": {"biggest", "largest", "smallest", "size", "space"},  # "takes up the most space"
 }
