@@ -65,6 +65,18 @@ def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> N
     assert made(OBSERVATIONS, 'remember that he "likes coffee"') == {}
 
 
+def test_a_piece_with_a_url_says_where_a_value_is_not_the_value() -> None:
+    # SmolLM2 was not asked: the port's colon had cut "33391/index.html as an observation" off.
+    text = (
+        "Please add Rosa's Bakery to my knowledge graph as a company, with its street address "
+        "from http://127.0.0.1:33391/index.html as an observation."
+    )
+    assert made(ENTITIES, text) == {}
+    text = "add Globex to memory as a company, based in Springfield, see http://globex.example/a"
+    globex = {"name": "Globex", "entityType": "company", "observations": ["based in Springfield"]}
+    assert made(ENTITIES, text) == {"entities": [globex]}
+
+
 def test_names_each_paired_with_what_is_quoted_of_them_are_a_record_each() -> None:
     both = {
         "observations": [

@@ -151,6 +151,31 @@ def test_a_change_acts_on_the_thing_the_clause_names() -> None:
     assert tools_planned(["delete Alice"], held) == ["delete_entities"]
 
 
+def test_an_addition_makes_the_thing_its_verb_names() -> None:
+    # server-memory's schemas: add_observations had been given Alice and "has been moved onto
+    # a different project" for "add a relation for that" (eval servers, dev fresh14).
+    def items(**fields: dict) -> dict:
+        return {"type": "array", "items": {"type": "object", "properties": fields}}
+
+    strings = {"type": "array", "items": STRING}
+    observe = tool("add_observations", {"observations": items(entityName=STRING, contents=strings)})
+    relate = tool("create_relations", {"relations": items(**dict.fromkeys(("from", "to"), STRING))})
+    make = tool("create_entities", {"entities": items(name=STRING, observations=strings)})
+    held = [
+        [
+            Candidate(tool=observe, score=0.45, holds=True),
+            Candidate(tool=relate, score=0.40, holds=True),
+            Candidate(tool=make, score=0.35, holds=True),
+        ]
+    ]
+    text = "Alice has been moved onto a different project: add a relation for that in memory"
+    assert tools_planned([text], held) == ["create_relations"]
+    # a part of what it adds is no thing it makes
+    text = "add Dana as a person, with an observation that she plays the cello"
+    ranked = [[Candidate(tool=make, score=0.45), Candidate(tool=observe, score=0.40)]]
+    assert tools_planned([text], ranked) == ["create_entities"]
+
+
 def test_a_change_the_clause_gives_the_values_for_wins() -> None:
     # As ranked on the official servers (eval servers, dev): a change none of whose values the
     # clause gives cannot be the one asked for.

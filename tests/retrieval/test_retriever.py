@@ -12,6 +12,7 @@ import pytest
 from toolweave.index import ToolIndex, sync_index
 from toolweave.index.fusion import convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.language import analyse
+from toolweave.language.cues import asks_to_change
 from toolweave.retrieval.retriever import (
     RetrievalOptions,
     ToolRetriever,
@@ -469,6 +470,31 @@ def test_a_sum_with_no_numbers_to_add_counts_against_it() -> None:
     no_numbers = fitted("sum the amount column of orders")
     assert no_numbers < 0.3 < fitted("add 17 and 25")
     assert fitted("add these two numbers together") > no_numbers  # it points at them: ask which
+
+
+def test_arithmetic_on_numbers_written_is_no_change() -> None:
+    """mcp-server-git's git_add had fit "add 318 and 47.6 using the demo server's addition
+    tool" above everything's get-sum (eval servers, dev fresh14), and a memo "318 and 47.6"."""
+    number = {"type": "number"}
+    two = {"type": "object", "properties": {"a": number, "b": number}, "required": ["a", "b"]}
+    add = Candidate(tool=ToolSpec(server="e", name="get-sum", input_schema=two), score=0.16)
+    files = {"repo_path": {"type": "string"}, "files": {"type": "array"}}
+    stage = ToolSpec(
+        server="git",
+        name="git_add",
+        description="Adds file contents to the staging area",
+        input_schema={"type": "object", "properties": files, "required": list(files)},
+    )
+    staged = Candidate(tool=stage, score=0.27)
+    for text in (
+        "Could you add 318 and 47.6 using the demo server's addition tool?",
+        "318 + 47.6 via the demo server's adder",
+    ):
+        clause = analyse(text, date(2026, 12, 8)).clauses[0]
+        assert fit(staged, clause, 0) == -1.0
+        assert fit(add, clause, 1) > 0.28  # the planner's min_tool_score
+    clause = analyse("add 2 and 3 to the list in /srv/a.txt", date(2026, 12, 8)).clauses[0]
+    assert asks_to_change(clause.text)  # where the numbers go: a change
 
 
 def test_a_tool_none_of_whose_inputs_a_clause_with_a_page_gives_counts_against_it() -> None:

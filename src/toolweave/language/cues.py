@@ -612,6 +612,21 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 
+def makes_the_named_thing(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether a verb of the clause has a noun of the tool's name for its object: "add a
+    relation for that" (`create_relations`); not "add her as a person, with an observation"."""
+    nouns = {stem(w) for w in readable_name(tool.name).split()} - {stem(w) for w in _ACTIONS}
+    text = without_values(clause).lower()
+    found = _OBJECT.finditer(text)
+    return any(stem(said["noun"]) in nouns and said["verb"] in _MAKING for said in found)
+
+
+_MAKING = set().union(*_ACTIONS.values())
+_OBJECT = re.compile(
+    r"\b(?P<verb>[a-z]+)\s+(?:(?:a|an|the|one|new|another|some|this|that)\s+){0,2}(?P<noun>[a-z]+)"
+)
+
+
 def names_the_other_thing(tool: ToolSpec, other: ToolSpec, clause: Clause) -> bool:
     """Whether the clause names the thing of the other tool's name and not this one's: "remove
     the observation that she likes hiking" is `delete_observations`'s, not `delete_entities`'s
@@ -726,7 +741,24 @@ def asks_to_change(clause: str, *, by_verb: bool = False) -> bool:
     given = given or (
         not by_verb and (gives_a_row(clause) or notes_given(clause) or bool(field_set(clause)))
     )
-    return (opens or given) and not _TO_A_RESULT.search(clause)
+    return (opens or given) and not _TO_A_RESULT.search(clause) and not computes_numbers(clause)
+
+
+def computes_numbers(clause: str) -> bool:
+    """Whether the clause asks for arithmetic on numbers it writes ("add 318 and 47.6", "318 +
+    47.6 via the adder", "multiply 6 by 7"): a computation, no change, unless it says where the
+    result goes ("add 2 and 3 to the list in a.txt")."""
+    return _ARITHMETIC.search(clause) is not None
+
+
+_NUM = r"-?\d[\d,]*(?:\.\d+)?"
+_ARITHMETIC = re.compile(
+    r"(?:^\W*|\byou\s+|\bplease\s+|[:;,]\s+)(?:add|sum|subtract|multiply|divide|total)(?:\s+up)?\s+"
+    rf"(?:the\s+numbers\s+)?{_NUM}\s+(?:and|plus|to|from|by|with|times)\s+{_NUM}\b"
+    r"(?!\s+(?:to|into|in|onto)\s)"
+    rf"|{_NUM}\s*[+*×/]\s*{_NUM}|{_NUM}\s+(?:-|plus|minus|times)\s+{_NUM}",
+    re.IGNORECASE,
+)
 
 
 # "dmitri volkov's email → dmitri.volkov@example.net": someone's field, then what it becomes

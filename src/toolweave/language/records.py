@@ -668,7 +668,19 @@ def _statements(clause: Clause, names: list[Quoted], told: bool) -> list[str]:
     the first name: the observations to keep."""
     named = {name.value for name in names}
     quoted = [q.value for q in _quoted(clause) if q.value not in named]
-    return quoted or (_described(clause.text[names[0].end :]) if told else [])
+    if quoted or not told:
+        return quoted
+    # A piece with a URL or path in it says where a value is, not the value ("with its street
+    # address from http://host:8000/ as an observation" is no "8000/ as an observation").
+    after = names[0].end
+    locators = [s for s in (clause.values.locators if clause.values else []) if s.start >= after]
+    text = clause.text
+    for locator in sorted(locators, key=lambda span: -span.start):
+        text = f"{text[: locator.start]}{_ELSEWHERE}{text[locator.end :]}"
+    return [piece for piece in _described(text[after:]) if _ELSEWHERE not in piece]
+
+
+_ELSEWHERE = "\ufffc"  # where a locator was
 
 
 # What a clause goes on to say about a thing it names: "Globex: a company based in Springfield",

@@ -35,6 +35,7 @@ from toolweave.language.binding import (
 from toolweave.language.cues import (
     asks_for_action,
     asks_to_change,
+    makes_the_named_thing,
     names_again,
     names_the_other_thing,
     names_what_it_does,
@@ -127,7 +128,9 @@ def plan_steps(
             key=lambda c: fits[c.tool.key],
             reverse=True,
         )
-        fitting = _of_the_thing_deleted(fitting, clause)
+        named = _of_the_thing_named(fitting, ranked, clause)
+        # the thing named decides: no other tool is chosen for it later ("add a relation")
+        pinned, fitting = named[:1] != fitting[:1], named
         if steps and (rows := _adds_what_was_read(clause, steps[-1], ranked)):
             fitting = rows  # "read the form in a.txt and add that customer to the users table"
         if steps and _about_the_result(clause, steps[-1], fitting, fallback):
@@ -150,6 +153,8 @@ def plan_steps(
         ]
         if tool and tool.key in fed:  # the step agent must not go back to an unfed one
             shortlist = [c for c in shortlist if c.tool.key in fed]
+        if pinned:
+            shortlist = shortlist[:1]
         problem = f"no connected tool fits this {'change' if change else 'part of the question'}"
         if tool and steps and _again(clause, steps[-1], tool):
             continue  # "What did commit HEAD~2 introduce? Show me that commit.": one call
@@ -262,18 +267,26 @@ def _change_asked_of(clause: Clause, ranked: list[Candidate], before: str) -> li
     return asked if len({c.tool.server for c in asked}) == 1 else []
 
 
-def _of_the_thing_deleted(fitting: list[Candidate], clause: Clause) -> list[Candidate]:
-    """A deletion deletes the thing the clause names: "remove the observation that she likes
-    hiking" is `delete_observations`, however well Alice fits `delete_entities`; so a fitting
-    deletion on the same server whose name's thing the clause says replaces the first when the
-    first one's is unsaid. (An addition may name a part of what it adds: "add her as a person,
-    with an observation that ...".)"""
-    if not fitting or not deletes(first := fitting[0].tool):
+def _of_the_thing_named(
+    fitting: list[Candidate], ranked: list[Candidate], clause: Clause
+) -> list[Candidate]:
+    """A change acts on the thing the clause names: "remove the observation that she likes
+    hiking" is `delete_observations`, however well Alice fits `delete_entities`; "add a relation
+    for that" is `create_relations`, though `add_observations` fits (its values are then asked
+    for). So a tool of the same server that makes that change and whose name's thing the clause
+    says replaces the first when the first one's is unsaid: for a deletion a fitting one, for an
+    addition one whose thing is its verb's object (an addition may name a part of what it adds:
+    "add her as a person, with an observation that ...")."""
+    if not fitting or not changes_things(first := fitting[0].tool):
         return fitting
-    for other in fitting[1:]:
+    removing = deletes(first)
+    for other in fitting[1:] if removing else ranked:
         tool = other.tool
-        asked = deletes(tool) and asks_for_action(tool, clause.text)
-        if tool.server == first.server and asked and names_the_other_thing(first, tool, clause):
+        same = tool.server == first.server and tool.key != first.key
+        asked = deletes(tool) == removing and changes_things(tool)
+        asked = asked and asks_for_action(tool, clause.text) is True
+        named = names_the_other_thing(first, tool, clause)
+        if same and asked and named and (removing or makes_the_named_thing(tool, clause)):
             return [other, *(c for c in fitting[1:] if c is not other)]
     return fitting
 

@@ -33,6 +33,7 @@ from toolweave.language.binding import (
 from toolweave.language.cues import (
     asks_for_action,
     asks_to_change,
+    computes_numbers,
     metadata_asked,
     names_what_it_does,
     negation_agrees,
@@ -333,8 +334,14 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # Nor does one whose verbs say nothing here, for a clause that asks for no change ("I'm
     # about to start a fresh log" and toggle-simulated-logging).
     unasked = action is None and not change_asked
+    # "add 318 and 47.6" is a sum: nothing is added to a repository or a memo
+    arithmetic = computes_numbers(clause.text)
     if changes and (
-        action is False or unasked or not asked or misses_the_table(tool, clause) == INTO_A_PLACE
+        action is False
+        or unasked
+        or not asked
+        or arithmetic
+        or misses_the_table(tool, clause) == INTO_A_PLACE
     ):
         return -1.0, -1.0
     # A file for a tool that works on folders counts against it as much as fitting values for.
@@ -383,7 +390,7 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         evidence -= VALUE_WEIGHT / 2
     if candidate.holds:
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
-    if action:
+    if action or (arithmetic and _computes(tool)):  # a tool of numbers for a computation
         evidence += ACTION_WEIGHT
     elif not changes and change_asked:
         # "write hello to a.txt" is no reading of a.txt; a thing the server holds that a change
