@@ -609,6 +609,8 @@ def test_a_name_a_server_holds_is_the_one_beside_the_noun() -> None:
     branch = {"properties": {"branch_name": {"type": "string"}}, "required": ["branch_name"]}
     for text in ("start a new git branch in /r", "check out another branch in /r"):
         assert extract_arguments(branch, clause_of(0, text, TODAY)).arguments == {}
+    clause = clause_of(0, "branch off as chore/readme in /r", TODAY)
+    assert extract_arguments(branch, clause).arguments == {"branch_name": "chore/readme"}
 
 
 def test_a_query_matched_against_names_takes_a_held_name_written_in_lowercase() -> None:

@@ -269,6 +269,17 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             "create the branch release-2 and check out release-2",
             ["create the branch release-2", "check out branch release-2"],
         ),
+        # a branch made the current one, hopped onto; "&" between verbs
+        (
+            "create a branch x-1 in /r and make it the current branch",
+            ["create a branch x-1 in /r", "make branch x-1 the current branch"],
+        ),
+        (
+            "branch off as x/y in /r + hop onto it",
+            ["branch off as x/y in /r", "hop onto branch x/y"],
+        ),
+        ("/r: T.md → stage & commit ('Add T')", ["/r: T.md → stage", "commit ('Add T')"]),
+        ("write /f/a.txt and make it say hello", ["write /f/a.txt and make it say hello"]),
         # A message after a change that names a file is passed on, not added to the file
         (
             "in /r, check out x-1, then stage app.py and commit it with the message 'Add units'",

@@ -183,8 +183,17 @@ def test_a_change_said_without_its_verb() -> None:
         "memory: Carol 'reports to' Alice",
         "Bob: + 'speaks Japanese', + 'runs marathons'",
         "Project Falcon: add note 'kickoff'",
+        # terse signs and verbs (eval servers, dev fresh14)
+        "orders += Dmitri Volkov / USB hub / 19.90",
+        "memory ← new person Hana, teaches yoga on tuesdays",
+        "graph: Carol knows Bob",
+        "/r: T.md → stage",
+        "branch off as chore/readme in /r",
+        "hop onto branch chore/readme",
+        "Dmitri Volkov ordered a USB hub: could you enter that order in the orders table?",
     ):
         assert asks_to_change(text), text
+    assert not asks_to_change("graph: who knows Bob?")
     assert not asks_to_change("Bob: what does he like?")
     assert not asks_to_change("/srv/repo: commit msg that introduced the config loader?")
 

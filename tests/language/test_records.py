@@ -65,6 +65,15 @@ def test_an_observation_is_what_the_clause_quotes_about_the_name_it_gives() -> N
     assert made(OBSERVATIONS, 'remember that he "likes coffee"') == {}
 
 
+def test_a_new_thing_after_where_it_goes() -> None:
+    hana = {"name": "Hana", "entityType": "person", "observations": ["teaches yoga"]}
+    for text in (
+        "memory ← new person Hana, teaches yoga",
+        "add to memory: new person Hana, teaches yoga",
+    ):
+        assert made(ENTITIES, text) == {"entities": [hana]}
+
+
 def test_a_piece_with_a_url_says_where_a_value_is_not_the_value() -> None:
     # SmolLM2 was not asked: the port's colon had cut "33391/index.html as an observation" off.
     text = (

@@ -213,6 +213,16 @@ def test_an_insert_by_the_tables_known_columns(db: sqlite3.Connection) -> None:
     assert made_with(bought, for_ana) == (
         f"INSERT INTO orders (item, staff_id, amount) VALUES ('P', {by_id}, 9.99)"
     )
+    # Whose row and what of by the sentence before ("Ana Lima ordered a pad for 9.99"), or
+    # listed first; never a name as the id of its row
+    for text in (
+        "Ana Lima ordered a Mouse pad for 9.99 by phone: could you enter that order in orders?",
+        "Ana Lima bought a Mouse pad for 9.99: record it in the orders table",
+        "add to orders: Ana Lima / Mouse pad / 9.99",
+        "add to orders: Ana Lima, 'Mouse pad', 9.99",
+    ):
+        sql = made_with(text, for_ana)
+        assert sql is not None and "'Mouse pad'" in sql and "9.99" in sql and by_id in sql
     # A row from someone, its text quoted, a score with its scale.
     reviews = {"staff": ["id", "name"], "reviews": ["id", "staff_id", "rating", "comment"]}
     scored = Known(held=["reviews"], columns=reviews, values=ana, numeric={"reviews": ["rating"]})

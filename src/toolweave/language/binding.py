@@ -860,7 +860,8 @@ def _named(name: str, text: str, held: Collection[str] = ()) -> Found:
         if titled := _titled_with(noun, text):  # "the Metropolitan Museum of Art" for museum
             return titled
         afters = re.finditer(
-            rf"\b{noun}(?:e?s)?\s+(?:of\s+(?:the\s+)?|called\s+|named\s+|titled\s+)?"
+            # "branch off as chore/readme"
+            rf"\b{noun}(?:e?s)?\s+(?:of\s+(?:the\s+)?|called\s+|named\s+|titled\s+|(?:off\s+)?as\s+)?"
             rf"{_NUMBER_SIGN if numbered else ''}[\"'“‘]?(?P<v>\w[\w.@+/-]*\w|\w)",
             text,
             re.IGNORECASE,

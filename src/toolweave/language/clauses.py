@@ -31,14 +31,20 @@ _SEMICOLON = re.compile(r"(?<=;)\s+")
 _RELATIVE = "which|who|whom|whose|where|when"
 _OWNING = "her|his|their|its|the|my|our"
 LIST_ITEM_WORDS = 3
+# "..., and make it the current one", "... + hop onto it": a branch switched to (cues' verbs)
+_CURRENT = (
+    r"(?:make\s+(?:it|that)\s+(?:the\s+|my\s+)?(?:current|active|working)\b"
+    r"|(?:hop|jump|move)\s+on(?:to)?\s+(?:it|that)\b)"
+)
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:(?P<list>,\s*(?:and|then|and then|and also)\s+(?![\"'‘“]))|"
     # "..., link Carol -[lives in]-> Leeds" (a "link" that is a verb: before a name)
     rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b|link\s+(?-i:[A-Z]))|"
     # "... and record it on Bob": a verb also a noun ("and record label executive") when it
     # points at something
-    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b)"
-    rf"|\s+\+\s+(?=(?:{OPENERS})\b|(?:{_OWNING})\s)"  # "mkdir /srv/a + move b.txt in there"
+    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b|{_CURRENT})"
+    # "mkdir /srv/a + move b.txt in there", "TODO.md → stage & commit"
+    rf"|\s+[+&]\s+(?=(?:{OPENERS})\b|(?:{_OWNING})\s|{_CURRENT})"
     r"|\s+(?:and\s+)?then\s+(?=[a-z]))",
     re.IGNORECASE,
 )
@@ -703,7 +709,8 @@ def _carry_folders(clauses: list[str]) -> list[str]:
 # which a later change may point back at ("... and switch to it", "then check out docs-fix",
 # "and record that Carol leads it").
 _NAMED = re.compile(
-    r"\b(?P<noun>branch|tag)\s+(?:called\s+|named\s+)?(?P<name>[\w.-]*[-_/.\d][\w./-]*\w)"
+    r"\b(?P<noun>branch|tag)\s+(?:called\s+|named\s+|(?:off\s+)?as\s+)?"
+    r"(?P<name>[\w.-]*[-_/.\d][\w./-]*\w)"
     r"|\b(?:called|named)\s+(?P<called>[\w.-]+\w)"
     r"|\b(?i:add|create)\s+(?P<added>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)(?![\w.'’/-])"
 )

@@ -14,7 +14,7 @@ import re
 
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
-from toolweave.language.text import ARROW, OPENERS, readable_name, sentences
+from toolweave.language.text import ADD_TO, ADDED_TO, ARROW, OPENERS, readable_name, sentences
 from toolweave.language.values import blank_quoted, blank_spans, replacements
 from toolweave.types import Clause, ToolSpec
 
@@ -290,8 +290,8 @@ _ACTIONS = {
     "create": {"create", "make", "add", "remember", "record", "save", "note", "link", "connect"}
     | {"mkdir", "store", "put"},
     "add": {"add", "append", "create", "remember", "record", "note", "insert", "stage", "attach"}
-    | {"save", "store"},
-    "insert": {"insert", "add", "append", "put", "record"},
+    | {"save", "store", "enter"},
+    "insert": {"insert", "add", "append", "put", "record", "enter"},
     "delete": {"delete", "remove", "erase", "forget", "drop", "clear", "wipe", "rm"},
     "remove": {"remove", "delete", "erase", "forget", "drop", "clear", "rm"},
     "move": {"move", "rename", "mv", "relocate", "put"},
@@ -376,6 +376,28 @@ _ONE_WORD = (
         re.compile(r"(?:^\W*|(?<=please\s))log\s+(?=(?:a|an|one|this|my|today['’]s)\s)", re.I),
         "record ",
     ),
+    # "make it the current one", "hop onto it": the branch switched to
+    (
+        re.compile(
+            r"\bmake\s+(it|that|(?:branch\s+)?[\w./-]+)\s+(?:the\s+|my\s+)?(?:current|active|working)\b"
+            r"(?:\s+(?:one|branch))?"
+            r"|\b(?:hop|jump|move)\s+on(?:to)?\s+(it|that|branch\s+[\w./-]+)",
+            re.I,
+        ),
+        lambda m: f"checkout {m[1] or m[2]}",
+    ),
+    # "TODO.md → stage": what to do with the file
+    (
+        re.compile(
+            rf"([\w./~-]+\.\w{{1,5}})\s*{ARROW}\s*(stage|commit|unstage|delete|remove)\b", re.I
+        ),
+        r"\2 \1",
+    ),
+    # "branch off as chore/readme": a branch to make
+    (re.compile(r"(^\W*|:\s+)branch\s+off\s+(?:as|into)\s+", re.I), r"\1create branch "),
+    (ADDED_TO, ADD_TO),
+    # "graph: Carol knows Bob": a fact to keep ("graph: who knows Bob?" asks)
+    (re.compile(r"^(\W*)(?=(?:knowledge\s+)?graph\s*:[^?]*$)", re.I), r"\1add to "),
     # "branch fix-1 off main", "branch docs/readme-tweaks in /srv/repo", "<repo>: branch x off
     # main": a branch to make
     (

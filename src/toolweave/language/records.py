@@ -50,7 +50,9 @@ _KIND_BEFORE = re.compile(
 _KIND_NEW = re.compile(rf"\bnew\s+{_KIND}\b[^:;.]{{0,30}}:\s*$")
 # 'add company "Rosa's Bakery"', "new person Kofi Mensah": a kind just before the name.
 _KIND_SAID_FIRST = re.compile(
-    r"^\W*(?:[a-z]+\s*:\s*)?(?:please\s+)?(?:add|create|remember|save|store|new)\s+(?:new\s+)?"
+    # after where it goes: "memory: new person ...", "memory ← new person ...", "add to memory:"
+    r"^\W*(?:[a-z]+(?:\s+[a-z]+){0,2}?\s*(?::|←|<-|\+=)\s*)?(?:please\s+)?"
+    r"(?:add|create|remember|save|store|new)\s+(?:new\s+)?"
     rf"(?!(?:that|the|a|an|this|my|our|your|his|her|their|it|me|to|in|also)\s){_KIND}\s+$",
     re.I,
 )

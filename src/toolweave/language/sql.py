@@ -19,7 +19,7 @@ from itertools import pairwise
 from toolweave.language.cues import gives_a_row
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.parameters import STATEMENT_KINDS
-from toolweave.language.text import ARROW
+from toolweave.language.text import ADD_TO, ADDED_TO, ARROW
 from toolweave.language.values import list_items, quoted_in, replacements
 from toolweave.types import Span
 
@@ -135,6 +135,7 @@ def statement(
 ) -> tuple[str, Span] | None:
     """The statement of one of `kinds` the clause spells out, and the span it is read from."""
     known = known or Known()
+    written, text = len(text), ADDED_TO.sub(ADD_TO, text)
     wanted = _kind(text)
     if wanted not in kinds:
         return None
@@ -149,7 +150,7 @@ def statement(
         made = _update(text, tables[:1], known)
     else:
         made = _delete(text, tables[:1], known)
-    return (made, Span(start=0, end=len(text))) if made else None
+    return (made, Span(start=0, end=written)) if made else None
 
 
 # The statements that change rows: one asked for is never made as another ("change his city"
@@ -193,6 +194,7 @@ def _kind(text: str) -> str:
         return "delete"
     if re.search(
         r"\b(?:add(?!\s+up\b)|insert|new\s+row|put|store|save)\b|^\W*(?:please\s+)?record\b"
+        r"|\benter\s+(?:it|that|this|them|a|an|the)\b"  # "enter that order in the orders table"
         r"|\brecord\s+(?:a|an)\s"  # "could you record a new order for her"
         r"|\brecord\s+(?:it|them|that|this)\s+(?:in|into|to)\s"  # "record it in the orders table"
         # "new user: Farah Haddad, farah@x.org, Marseille", "new order for Carla Reyes: ..."
@@ -472,13 +474,13 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
         columns = known.columns.get(table, ())
         listed = [c for c in columns if not owner or c != owner[0]]  # its owner found apart
         row = _row_by_columns(text, columns, known.values) or _row_in_order(
-            text, listed, known.numeric.get(table, ())
+            text, listed, known.numeric.get(table, ()), owner[2] if owner else ""
         )
         pairs = list(row.items()) if row else []
     row = {c: sql_literal(v) for c, v in pairs}
     if owner and owner[0] not in row:
         row[owner[0]] = owner[1]
-    thing = _OF_A_THING.search(text)
+    thing = _OF_A_THING.search(text) or _BOUGHT.search(text)
     if thing and (column := _one_text(table, known)) and column not in row:
         row[column] = sql_literal(thing["v"])  # "an order for user 3 of a Baguette"
     price = _PRICE.search(text)
@@ -496,10 +498,16 @@ def _insert(text: str, held: list[str], known: Known) -> str | None:
 # A price paid: "for 9.99", "at $12" (a currency or cents: "for 2" may be a count).
 # "at 10.30" may be a time: after "at", a currency only.
 _PRICE = re.compile(
-    r"\b(?:(?:for|costing)\s+(?:[$€£]|(?=\d+\.\d{2}\b))|at\s+[$€£])(?P<v>\d+(?:\.\d+)?)(?![\w.%:])",
+    r"\b(?:(?:for|costing)\s+(?:[$€£]|(?=\d+\.\d{2}\b))|at\s+[$€£])(?P<v>\d+(?:\.\d+)?)(?![\w.%]|:\S)",
     re.IGNORECASE,
 )
 _OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))")
+# "Dmitri Volkov ordered a USB hub for 19.90": the thing bought, up to its price
+_BOUGHT = re.compile(
+    r"\b(?:ordered|bought|purchased)\s+(?:a|an|one)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?=\s+(?:for|at|costing)\s+[$€£]?\d)",
+    re.IGNORECASE,
+)
 
 
 def thing_added(text: str) -> str | None:
@@ -559,7 +567,10 @@ def _owner(
 
 # Whom a new row is for: "an order for Alice Martin", "feedback from Emma Schultz", "Emma
 # Schultz emailed us a review: store it in feedback" (who did what the row records).
-_FOR = r"\b(?:for|from|by)\s+{0}\b|^\W*{0}\s+[a-z]+(?:ed|s)\b"
+_FOR = (
+    r"\b(?:for|from|by)\s+{0}\b|^\W*{0}\s+(?:has\s+)?(?:[a-z]+(?:ed|s)|bought|paid|got)\b"
+    r"|:\s*{0}\s*(?:,|\s/\s)"  # "add to orders: Dmitri Volkov, 'USB hub', 19.90": whose first
+)
 
 
 def _left_out(pairs: list[tuple[str, str]], known: Known) -> bool:
@@ -603,7 +614,7 @@ def _row_by_columns(
 
 
 def _row_in_order(
-    text: str, columns: Sequence[str], numeric: Sequence[str] = ()
+    text: str, columns: Sequence[str], numeric: Sequence[str] = (), owner: str = ""
 ) -> dict[str, str] | None:
     """ "new user: Farah Haddad, farah@x.org, Marseille": the values listed after a colon in
     the order of the table's columns (its id left out), one each, an e-mail address only for
@@ -611,7 +622,8 @@ def _row_in_order(
     ("new order for Carla Reyes: 'Mouse pad', 9.99")."""
     listed = re.search(r":\s*(?P<list>[^:]+)$", text)
     named = [c for c in columns if c != "id"]
-    values = [_SCORED.sub(r"\1", v) for v in list_items(listed["list"])] if listed else []
+    items = list_items(re.sub(r"\s+/\s+", ", ", listed["list"])) if listed else []
+    values = [_SCORED.sub(r"\1", v) for v in items if v != owner]
     labelled = _labelled(values, named)  # "name Liam O'Brien, email l@x.ie, city Dublin"
     if labelled:
         values, named = list(labelled.values()), list(labelled)

@@ -27,6 +27,10 @@ OPENERS = (
 )
 # An arrow a terse request writes for "becomes" or "goes to": "hosting 240 -> 300".
 ARROW = r"(?:->|→|=>)"
+# "orders += Dmitri Volkov / USB hub / 19.90", "memory ← new person Hana, ...": what to add to
+# the place before the sign, said as "add to orders: ..."
+ADDED_TO = re.compile(r"^(\W*)([\w./~-]+)\s*(?:\+=|←|<-)\s*")
+ADD_TO = r"\1add to \2: "
 # A word that opens a sentence, so a lone capital before it ends one ("in Farm A. Secondly").
 _OPENS_SENTENCE = re.compile(
     rf"(?:{OPENERS}|first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|after|"
