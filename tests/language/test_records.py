@@ -488,6 +488,8 @@ def test_a_held_name_written_in_lower_case_is_read_as_held() -> None:
     assert cased_as_held("EMMA SCHULTZ, Bob chen", held) == "Emma Schultz, Bob Chen"
     # Inside a longer name it stays as the user wrote it.
     assert cased_as_held("bob cheney and x-emma schultz", held) == "bob cheney and x-emma schultz"
+    # A name of one word only as what the request opens with, before a colon
+    assert cased_as_held("rose: how do i know her?", held) == "Rose: how do i know her?"
 
 
 def test_a_field_given_a_bound_is_in_the_table_with_that_column() -> None:

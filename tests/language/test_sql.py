@@ -252,6 +252,9 @@ def test_a_read_of_someone_named_by_the_column_their_kind_of_value_goes_to() -> 
     assert made_with(
         "the combined salary of all staff", Known(held=["staff"], columns=columns)
     ) == ("SELECT SUM(salary) FROM staff")
+    assert made_with("staff salary, summed?", Known(held=["staff"], columns=columns)) == (
+        "SELECT SUM(salary) FROM staff"
+    )
     # Two values, or none with a column of their kind: no condition is guessed.
     two = Known(held=["staff"], columns=columns, values=[("name", "Fay Berg"), ("place", "Oslo")])
     assert made_with("is Fay Berg in Oslo?", two) == "SELECT * FROM staff"

@@ -117,6 +117,9 @@ def test_dates(text: str, dates: list[str]) -> None:
         ("what time is it in tokyo", ["Asia/Tokyo"]),
         ("wake me at 7:00 at christmas", []),
         ("lima beans for dinner", []),
+        # before the word for its time; a UTC offset asked for is no zone
+        ("tokyo clock rn + utc offset", ["Asia/Tokyo"]),
+        ("What is the current time there, with its UTC offset?", []),
     ],
 )
 def test_timezones(text: str, zones: list[str]) -> None:

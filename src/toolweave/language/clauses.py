@@ -511,7 +511,9 @@ _ROW_IN = re.compile(
 
 # "/a/notes.txt += 'water the plants'": a line added at the end, as a programmer writes it.
 _APPENDED = re.compile(
-    r"^(?P<file>\S+)\s*\+=\s*(?:(?:a\s+|new\s+)*(?:row|line)\s+)?"
+    # "a.txt += milk", "a.txt: add a line → milk"
+    rf"^(?P<file>\S+)\s*(?:\+=|:\s*(?:add|append)\s+(?:a\s+|one\s+|new\s+)*(?:line|item)\s*(?:{ARROW}|:))"
+    r"\s*(?:(?:a\s+|new\s+)*(?:row|line)\s+)?"
     r"(?P<text>(?P<quoted>(?P<q>['\"“]).+(?P=q)|[\"“][^”]+”)|[^'\"“\s][^'\"“]*?)\W*$",
     re.IGNORECASE,
 )

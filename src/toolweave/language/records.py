@@ -291,13 +291,16 @@ def cased_as_held(text: str, names: Iterable[str]) -> str:
     records, their tables' rows) written as held where the text writes it in another case
     ("emma schultz closed her acct": Emma Schultz), so that the rules that know a name by its
     capitals know this one. Only the case changes: every offset stays. A name of one word is
-    left as written: "bob" or "rose" may be a word."""
+    left as written: "bob" or "rose" may be a word, unless the request opens with it as what it
+    is about ("mallory: how do i know her?")."""
     lowered = text.lower()
     for name in names:
         words = name.split()
-        if name.lower() not in lowered or len(words) < 2 or not all(w[:1].isupper() for w in words):
+        if name.lower() not in lowered or not all(w[:1].isupper() for w in words):
             continue
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        if len(words) < 2:
+            pattern = re.compile(rf"^(?<![\w-]){re.escape(name)}(?=\s*:)", re.IGNORECASE)
         text = pattern.sub(name.replace("\\", "\\\\"), text)  # a case is of one length
     return text
 

@@ -47,7 +47,7 @@ _CONDITION = re.compile(
     rf"|\bwith\s+(?:the\s+)?(?P<c3>{_IDENT})\s+(?P<v3>{_STRICT_VALUE})"
 )
 _AGGREGATES = {
-    "SUM": r"total|sum|add\s+up|combined",
+    "SUM": r"total|sum|summed|add\s+up|combined",
     "AVG": r"average|mean|avg",
     "MAX": r"highest|largest|biggest|maximum|max|most\s+expensive|priciest",
     "MIN": r"lowest|smallest|minimum|min|cheapest|least\s+expensive",

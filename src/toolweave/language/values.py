@@ -412,6 +412,8 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
             continue  # "the emails -> /a/e.txt": where they go, no text they become
         if match["arrowed"] and re.search(r"\]\s*-?$", old.value):
             continue  # "Bob -[works at]-> Acme": a relation drawn, no text replaced
+        if match["arrowed"] and _ADDS.match(old.value):
+            continue  # "notes.txt: add a line → ring the plumber": a line added, none replaced
         if match["arrowed"] and _MOVED.search(old.value) and not locators_in(text):
             continue  # "bob chen moved toronto → vancouver": where someone went, in no file
         if (numeral := _LAST_NUMBER.search(old.value)) and _NUMBER_ONLY.fullmatch(new.value):
@@ -423,6 +425,11 @@ def replacements(text: str) -> list[tuple[Quoted, Quoted]]:
     return pairs
 
 
+_ADDS = re.compile(
+    r"^\W*(?:add|append|insert|put|new)\s+(?:(?:a|an|one|another)\s+)?(?:new\s+|more\s+)?"
+    r"(?:line|item|entry|row|task|note|todo|bullet)s?\W*$",
+    re.IGNORECASE,
+)
 _MOVED = re.compile(r"\b(?:moved|relocated|went)\s+(?:from\s+)?\S+$", re.IGNORECASE)
 _CORRECTS = re.compile(r"\b(?:fix|correct|update|change|amend|edit)", re.IGNORECASE)
 _LAST_NUMBER = re.compile(r"\s(\d+(?:[.,]\d+)?)$")
@@ -672,6 +679,8 @@ PLACE_ZONES = {
 _NO_CITIES = ("Etc/", "SystemV/", "US/", "Brazil/", "Canada/", "Chile/", "Mexico/")
 _NO_CITY = {"west", "east", "north", "south", "center", "central", "general"}
 _PLACED_BEFORE = re.compile(rf"(?:\b(?:in|to|from|for|at)|{ARROW})\s*$", re.IGNORECASE)
+_TIME_OF = re.compile(r"\s+(?:clock|time)\b", re.IGNORECASE)
+_OFFSET = re.compile(r"\s+offset\b", re.IGNORECASE)
 # Zone cities that are English words too ("wake me at 7:00", "at christmas"): capitalised only.
 _WORDS_TOO = {"wake", "midway", "easter", "christmas", "reunion", "troll", "jersey", "anchorage"}
 _WORDS_TOO |= {"palmer", "casey", "davis", "regina", "marengo", "knox", "vevay", "winamac"}
@@ -735,8 +744,13 @@ def _zone_spans(text: str) -> list[tuple[int, int, str]]:
             # One lower-case word is too often a common noun ("time", "nice"): not a place.
             proper = len(words[i : i + size]) > 1 or words[i].group()[0].isupper()
             placed = clocked or _PLACED_BEFORE.search(text[: words[i].start()]) is not None
+            # "tokyo clock rn": a place before the word for its time
+            after = text[words[min(i + size, len(words)) - 1].end() :]
+            placed = placed or _TIME_OF.match(after) is not None
             proper = proper or "/" in phrase or (placed and phrase not in _WORDS_TOO)
-            proper = proper or phrase in ("utc", "gmt")  # "18:00 utc to dubai"
+            # "18:00 utc to dubai"; not "with its UTC offset", which asks what it is
+            offset = phrase in ("utc", "gmt") and _OFFSET.match(after) is not None
+            proper = (proper or phrase in ("utc", "gmt")) and not offset
             # An abbreviation is written in capitals: "MET", not "How I Met Your Mother".
             zone = names.get(phrase, "")
             said = " ".join(w.group() for w in words[i : i + size])
