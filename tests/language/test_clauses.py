@@ -380,6 +380,7 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ),
         ("/a/b.csv += row testing,350", ["append the line testing,350 at the end of /a/b.csv"]),
         ("x += 1", ["x += 1"]),
+        ("db → list its tables", ["in the db, list its tables"]),  # where, then the request
         ("/a/n.txt: add a line → call Bo", ["append the line call Bo at the end of /a/n.txt"]),
         # "that table" is the one table the sentence before names; two named, it stays.
         (

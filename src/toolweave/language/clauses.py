@@ -489,6 +489,8 @@ _ARROW_THEN = re.compile(
     r"(?P<rest>.*)$",
     re.I,
 )
+# "db → list its tables": where the request acts, no request of its own
+_STORE_ONLY = re.compile(r"(?:db|database|memory|graph|knowledge\s+graph|repo|repository)", re.I)
 # A file alone, perhaps "only", and the verbs that act on files as they are (git's, a move).
 _FILE_ALONE = re.compile(r"(?P<file>[\w./~-]+\.\w{1,5})(?:\s+(?:only|alone|on\s+its\s+own))?")
 _ON_FILES = re.compile(r"commit|stage|unstage|restore", re.I)
@@ -551,6 +553,10 @@ def _copied(piece: str) -> list[str]:
     if then and _IS.search(then["what"]) and refers_back(then["rest"]):
         # "feedback row id 3 is spam → delete it": a fact, then what to do with it
         return [f"{then['what']}, {then['verb']} {then['rest']}".strip()]
+    if then and _STORE_ONLY.fullmatch(then["what"].strip()):
+        return [
+            f"in the {then['what'].strip()}, {then['verb']} {then['rest']}".strip()
+        ]  # "db → ..."
     if then and not asks_to_change(then["what"]):
         it = " it " if re.match(r"(?:to|into|in|on)\b", then["rest"]) else " "
         return [then["what"], f"{then['verb']}{it}{then['rest']}".strip()]
