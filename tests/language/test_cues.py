@@ -222,6 +222,7 @@ def test_someones_field_and_what_it_becomes_asks_for_that_change() -> None:
     a read of his email saved to "the file" dmitri.volkov@example.net, as a memo."""
     assert asks_to_change("Dmitri Volkov's email → dmitri.volkov@example.net")
     assert asks_to_change("Bob's city -> Vancouver")
+    assert asks_to_change("emma schultz's email is now emma@schultz.example → users")
     assert asks_to_change("Bob Chen moved to Vancouver, update his city")  # a fact, then his field
     assert not asks_to_change("Bob's orders -> /a/orders.txt")  # saved to a file: a read first
     assert not asks_to_change("what is Bob's city?")

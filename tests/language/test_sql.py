@@ -302,6 +302,14 @@ def test_an_update_of_a_row_named_by_its_values(db: sqlite3.Connection) -> None:
     assert made_with("Ana Lima's new address is ana@new.example, fix it in staff", email) == (
         "UPDATE staff SET email = 'ana@new.example' WHERE name = 'Ana Lima'"
     )
+    # what it is now, said as new or now; an arrow to the table is where, no value it was
+    for text in (
+        "Ana Lima sent her new email address, ana@new.example: could you change it in staff?",
+        "Ana Lima's email is now ana@new.example → staff",
+    ):
+        assert made_with(text, email) == (
+            "UPDATE staff SET email = 'ana@new.example' WHERE name = 'Ana Lima'"
+        )
     # A row said by its number: "ana lima (staff 2): town -> Graz".
     assert made_with(
         "ana lima (staff 2): town -> Graz", Known(held=["staff"], columns=columns)

@@ -784,7 +784,11 @@ _ARITHMETIC = re.compile(
 
 
 # "dmitri volkov's email → dmitri.volkov@example.net": someone's field, then what it becomes
-_SET_BY_ARROW = re.compile(rf"^[^>→]*\w['’]s\s+[a-z]+\s*{ARROW}\s*[^\s/]+\W*$", re.I)
+# ("emma's email is now e@x.org → users": what it is now, and where it is kept)
+_SET_BY_ARROW = re.compile(
+    rf"^[^>→]*\w['’]s\s+[a-z]+(?:\s*|(?:\s+address)?\s+is\s+now\s+\S+\s*){ARROW}\s*[^\s/]+\W*$",
+    re.I,
+)
 
 
 def _opens_a_change(text: str) -> bool:

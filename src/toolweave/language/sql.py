@@ -749,6 +749,19 @@ _RENAMED = re.compile(
 )
 
 
+def _said_new(column: str, value: str, text: str) -> bool:
+    col, said = re.escape(column), re.escape(value)
+    return (
+        re.search(
+            rf"\bnew\s+{col}\w*(?:\s+address)?\W+(?:is\s+)?{said}"
+            rf"|\b{col}\w*(?:\s+address)?\s+is\s+now\s+{said}",
+            text,
+            re.IGNORECASE,
+        )
+        is not None
+    )
+
+
 def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     """An update of a row found by what the clause names it ("set city = Hamburg for Emma
     Schultz in users", "Emma Schultz moved to Hamburg, update her city in the users table"): the
@@ -763,7 +776,12 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     was = [
         v
         for v in given
-        if re.search(rf"\bfrom\s+{re.escape(v)}\s+to\s|(?<![\w-]){re.escape(v)}\s*{ARROW}", text)
+        # (not "... is now e@x.org → users": where it is kept)
+        if re.search(
+            rf"\bfrom\s+{re.escape(v)}\s+to\s"
+            rf"|(?<![\w-]){re.escape(v)}\s*{ARROW}(?!\s*(?:the\s+)?{re.escape(table)}\b)",
+            text,
+        )
     ]
     was_kind = given[was[0]] if len(was) == 1 else ""
     given = {v: k for v, k in given.items() if v not in was[:1]}
@@ -779,7 +797,10 @@ def _update_by_kind(text: str, table: str, known: Known) -> str | None:
     after_to = [
         v for v, k in given.items() if (_takes(column, k) or k in kinds) and _after_to(v, text)
     ]
+    # "her new email address, e@x.org", "his email is now e@x.org": the value it becomes
+    fresh = [v for v, k in given.items() if _takes(column, k) and _said_new(column, v, text)]
     new = written["v"] if written and written["v"] in given else next(iter(after_to), None)
+    new = new or (fresh[0] if len(fresh) == 1 else None)
     if new is None or len(after_to) > 1:
         return None
     row = next(v for v in given if v != new)
