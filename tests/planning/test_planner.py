@@ -85,6 +85,11 @@ def test_the_tool_whose_name_the_clause_says_wins() -> None:
     text = "I'd like to know which files git isn't tracking yet in /tmp/repo"
     assert bound(text, (log, 0.525), (DIFF_UNSTAGED, 0.502), (GIT, 0.454)) == "git_status"
     assert bound("/tmp/repo: untracked files?", (log, 0.50), (GIT, 0.45)) == "git_status"
+    # the changes not committed are the unstaged diff; a noun after a participle edits nothing
+    edit = tool("edit_file", {"path": STRING, "edits": {"type": "array"}}, read_only=False)
+    text = "Could you show me the uncommitted changes to app.py in the repository at /tmp/repo"
+    ranked = ((edit, 0.49), (DIFF_STAGED, 0.381), (DIFF_UNSTAGED, 0.376), (GIT, 0.283))
+    assert bound(text, *ranked) == "git_diff_unstaged"
     # ... though the tool's verb is unsaid (as ranked on server-filesystem, eval servers dev)
     sizes = tool("list_directory_with_sizes", {"path": STRING}, read_only=True)
     for text in (

@@ -454,10 +454,13 @@ def _verbs_said(text: str) -> set[str]:
     going on ("I'm putting together a guide" asks for nothing put)."""
     # (a quoted name is no word of the sentence: "drop the 'works at' link" links nothing)
     words = re.findall(r"[a-z]+", blank_quoted(_one_word_verbs(text)).lower())
+    # nor after a participle: "show me the uncommitted changes" edits nothing
     said = {
         w
         for before, w in zip(["", *words], words, strict=False)
-        if before not in _DETERMINERS and not w.endswith(("ed", "ing"))
+        if before not in _DETERMINERS
+        and not w.endswith(("ed", "ing"))
+        and not (before.endswith("ed") and len(before) > 4)
     }
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
@@ -671,6 +674,8 @@ _NOUNS = {
     "log": {"history"},
     "logs": {"history"},
     "status": {"uncommitted", "modified", "untracked", "tracked", "tracking"},
+    "diff": {"changes", "edits"},  # "show me the uncommitted changes to app.py"
+    "unstaged": {"uncommitted"},
     "staged": {"cached"},
     "sizes": {"biggest", "largest", "smallest", "size", "space"},  # "takes up the most space"
 }
