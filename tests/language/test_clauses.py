@@ -467,6 +467,15 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
             ["the commit messages of /r", "save it to /a/c.txt"],
         ),
         ('save "hi" to /a/b.txt', ['save "hi" to /a/b.txt']),
+        # the file named after its kind, why after it; a verb after an arrow
+        (
+            "save the uncommitted changes in /r as a patch file, /a/u.patch, so that I can send it",
+            ["the uncommitted changes in /r", "save it to a patch file, /a/u.patch"],
+        ),
+        (
+            "carol's entry in memory → dump to /a/c.txt",
+            ["carol's entry in memory", "save it to /a/c.txt"],
+        ),
         # A stating sentence before a request is context: left out when the request gives a
         # value of each kind it gives, else part of the request; what the request keeps stays.
         (

@@ -469,7 +469,11 @@ def _shared_verb(piece: str) -> list[str]:
 
 
 # The file or page a copy or a written answer goes to: the last "to" or "into" before a place.
-_GOES_TO = r"\s+(?:in|into|to)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?file\s+)?\S*[/.]\S*?)\W*$"
+# (", as a patch file, /f/units.patch": the file named after its kind)
+_GOES_TO = (
+    r",?\s+(?:in|into|to|as)\s+(?P<where>(?:(?:a|the)\s+(?:new\s+)?(?:\w+\s+)?file,?\s+)?"
+    r"\S*[/.]\S*?)\W*$"
+)
 # "copy what notes.txt says into todo.md", "copy the error entry from a.log into errors.txt".
 _COPY = re.compile(rf"^(?:please\s+)?copy\s+(?P<what>.+){_GOES_TO}", re.IGNORECASE)
 # "write down what memory knows about Falcon in falcon.txt", "save the commit messages of /r to
@@ -482,7 +486,12 @@ _RELAY = re.compile(
 
 
 # "emails of users in Lyon -> /srv/lyon.txt, one per line": what, then the file it goes to.
-_ARROW = re.compile(rf"^(?P<what>.+?)\s*{ARROW}\s*(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$")
+# ("... → dump to /f/carol.txt": the verb of a file written)
+_ARROW = re.compile(
+    rf"^(?P<what>.+?)\s*{ARROW}\s*(?:(?:dump|export|write|save|put|copy)\s+(?:it\s+)?(?:to|into|in)\s+)?"
+    r"(?P<where>\S*[/.]\S*?)(?P<rest>,.*)?$",
+    re.I,
+)
 # "bob chen's email from the db -> add to Bob in memory": what is read, then what to do with it.
 _ARROW_THEN = re.compile(
     rf"^(?P<what>(?:[^:]|(?<=\d):(?=\d))+?)\s*{ARROW}\s*(?P<verb>(?:{OPENERS})\b)\s*"
@@ -536,7 +545,7 @@ def _copied(piece: str) -> list[str]:
     to errors.txt"; so is a request to write what a tool tells ("what memory knows about
     Falcon", "save it to falcon.txt"), unless it gives the text ("write the text Hello from
     Paris to b.txt"). The text written is then what was read, never made up."""
-    text = piece.strip()
+    text = _PURPOSE.sub("", piece.strip())  # ", so that I can send it to a colleague"
     if (appended := _APPENDED.match(text)) and locators_in(appended["file"]):
         line, file = appended["text"], appended["file"]
         if appended["quoted"]:
