@@ -381,6 +381,12 @@ def test_lists_connectives_and_more_verbs(question: str, clauses: list[str]) -> 
         ("/a/b.csv += row testing,350", ["append the line testing,350 at the end of /a/b.csv"]),
         ("x += 1", ["x += 1"]),
         ("db → list its tables", ["in the db, list its tables"]),  # where, then the request
+        # a wish goes on; a request of "you" opens one
+        (
+            "I'm planning a party and would like a cake. How much is one on http://x.org/p?",
+            ["I'm planning a party and would like a cake: How much is one on http://x.org/p?"],
+        ),
+        ("read /f/a.txt and would you list /f", ["read /f/a.txt", "would you list /f"]),
         ("/a/n.txt: add a line → call Bo", ["append the line call Bo at the end of /a/n.txt"]),
         # "that table" is the one table the sentence before names; two named, it stays.
         (

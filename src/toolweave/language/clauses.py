@@ -42,7 +42,9 @@ _CLAUSE_BREAK = re.compile(
     rf",\s+(?=(?!(?:{_RELATIVE})\b)(?:{OPENERS})\b|link\s+(?-i:[A-Z]))|"
     # "... and record it on Bob": a verb also a noun ("and record label executive") when it
     # points at something
-    rf"\s+(?:and|and also)\s+(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b|{_CURRENT})"
+    # ("I'm planning a party and would like a cake": the same wish, asked of nobody)
+    r"\s+(?:and|and also)\s+(?!(?:would|could|should|can|will)\s+(?!you\b)\w)"
+    rf"(?=(?:{OPENERS})\b|record\s+(?:it|that|this|them)\b|{_CURRENT})"
     # "mkdir /srv/a + move b.txt in there", "TODO.md → stage & commit"
     rf"|\s+[+&]\s+(?=(?:{OPENERS})\b|(?:{_OWNING})\s|{_CURRENT})"
     r"|\s+(?:and\s+)?then\s+(?=[a-z]))",
