@@ -667,3 +667,40 @@ def test_a_table_whose_columns_are_listed_in_brackets(db: sqlite3.Connection) ->
     db.execute(sql or "")
     kinds = db.execute("SELECT name, type FROM pragma_table_info('shifts') ORDER BY cid")
     assert kinds.fetchall() == [("id", "INTEGER"), ("staff_id", "INTEGER"), ("note", "TEXT")]
+
+
+def test_a_deletion_of_someones_thing_is_the_row_of_both() -> None:
+    """'carla reyes cancelled the notebook, delete that order' (eval servers, dev fresh13): her
+    row of that item, whatever its case; without whose it is, nothing."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(
+        """
+        CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, item TEXT, amount REAL);
+        INSERT INTO users (name) VALUES ('Ana Lima'), ('Ben Ode');
+        INSERT INTO orders (user_id, item, amount) VALUES (1, 'Notebook', 3), (2, 'Notebook', 3),
+            (1, 'Pen', 1);
+        """
+    )
+    columns = {"users": ["id", "name"], "orders": ["id", "user_id", "item", "amount"]}
+    ana = Known(
+        held=["orders", "users"],
+        columns=columns,
+        values=[("name", "Ana Lima")],
+        numeric={"orders": ["amount"]},
+    )
+    for text in (
+        "Ana Lima cancelled the notebook, delete that order",
+        "Ana Lima has cancelled her order for the notebook: please remove that order from orders",
+    ):
+        sql = made_with(text, ana)
+        assert sql is not None
+        db.execute("SAVEPOINT s")
+        db.execute(sql)
+        assert db.execute("SELECT user_id, item FROM orders ORDER BY id").fetchall() == [
+            (2, "Notebook"),
+            (1, "Pen"),
+        ]
+        db.execute("ROLLBACK TO s")
+    nobody = Known(held=["orders"], columns=columns, numeric={"orders": ["amount"]})
+    assert made_with("delete the order for the notebook", nobody) is None

@@ -890,7 +890,7 @@ def _delete(text: str, held: list[str], known: Known) -> str | None:
     if not where and table and (owner := _owner(text, table, known, owned=True)):
         where = f" WHERE {owner[0]} = {owner[1]}"  # "delete Alice Martin's feedback"
     if not where and table:
-        where = _own_row(text, table, known)
+        where = _own_row(text, table, known) or _item_row(text, table, known)
     # A delete without a condition would empty the table: never read into a request.
     return f"DELETE FROM {table}{where}" if table and where else None
 
@@ -907,6 +907,26 @@ def _own_row(text: str, table: str, known: Known) -> str:
     if len(by_name) != 1 or len(named) != 1:
         return ""
     return f" WHERE {by_name[0]} = {sql_literal(named[0])}"
+
+
+def _item_row(text: str, table: str, known: Known) -> str:
+    """ "Carla Reyes has cancelled her order for the notebook: remove that order", "carla reyes
+    cancelled the notebook, delete that order": the row of that thing in its one text column
+    (as written, in any case), of the one person whose it is; "" unless both are known."""
+    noun = re.escape(row_noun(table))
+    thing = re.search(rf"\b{noun}\s+(?:for|of)\s+(?:the|a|an)\s+{_THING}", text, re.I)
+    thing = thing or re.search(
+        rf"\b(?:cancel(?:l?ed)?|returned|refunded)\s+the\s+{_THING}", text, re.I
+    )
+    column = _one_text(table, known)
+    owner = _owner(text, table, known)
+    if not thing or not column or not owner:
+        return ""
+    said = sql_literal(thing["v"].lower())
+    return f" WHERE LOWER({column}) = {said} AND {owner[0]} = {owner[1]}"
+
+
+_THING = r"(?P<v>[\w-]+(?:\s+[\w-]+){0,2}?)(?=\s*(?:[.,;:!?]|$|\s+(?:from|in|please)\b))"
 
 
 def _named_row(text: str, table: str, known: Known) -> str:
