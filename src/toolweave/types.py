@@ -308,6 +308,9 @@ class Step(_Model):
     argument_spans: dict[str, Span] = Field(default_factory=dict)
     depends_on: list[str] = Field(default_factory=list)
     candidates: list[Candidate] = Field(default_factory=list)
+    # The step of the change asked for that this one is part of ("commit app.py" stages it
+    # first): asked for with it, though the clause does not say what this tool does.
+    part_of: str = ""
     # Set when the step cannot be called (no tool, arguments that do not fit, a plan defect).
     problem: Problem | None = None
 

@@ -94,3 +94,12 @@ async def test_a_tool_that_changes_things_runs_only_when_its_action_is_asked_for
     refused = await policy.refusal(step(memo, "→ dmitri.volkov@example.net"), memo)
     assert refused == "not run: the question does not ask for what sqlite.append_insight does"
     assert await policy.refusal(step(memo, "add an insight: sales rose"), memo) is None
+    # A part of the change asked for is asked with it: "commit app.py ... 'Add units'" stages
+    # app.py first (mcp-server-git's git_add had been refused, the quoted "Add" no verb)
+    stage = ToolSpec(
+        server="git", name="git_add", description="Adds file contents to the staging area"
+    )
+    commit = step(stage, "Commit app.py in /r with the message 'Add units'")
+    assert (await policy.refusal(commit, stage) or "").startswith("not run: the question")
+    commit.part_of = "s1"
+    assert await policy.refusal(commit, stage) is None

@@ -204,10 +204,15 @@ def test_a_file_the_change_has_no_place_for_is_staged_first() -> None:
     def planned(text: str) -> list[str]:
         clauses = [clause_of(0, text, TODAY)]
         plan = plan_steps(clauses, [ranked], min_score=0.28, fallback=SEARCH)
-        return [s.tool for s in plan.steps]
+        return [
+            f"{s.tool}{' (part of ' + s.part_of + ')' if s.part_of else ''}" for s in plan.steps
+        ]
 
     text = 'Commit app.py in /srv/repo with the message "Fix the units"'
-    assert planned(text) == ["git_add", "git_commit"]
+    assert planned(text) == ["git_add (part of s1)", "git_commit"]  # asked with the commit
+    plan = plan_steps([clause_of(0, text, TODAY)], [ranked], min_score=0.28, fallback=SEARCH)
+    linked, _ = link_data_flow(plan, {t.key: t for t in (commit, add)}, analyse(text, TODAY))
+    assert [(s.id, s.part_of) for s in linked.steps] == [("s1", "s2"), ("s2", "")]
     assert planned('commit in /srv/repo, message "Fix"') == ["git_commit"]  # nothing to stage
 
 

@@ -55,7 +55,9 @@ class Policy:
             return DRY_RUN
         # Declared (readOnlyHint: false) or said by its name (mcp-server-sqlite's append_insight,
         # which declares nothing): "dmitri volkov's email → dmitri.volkov@example.net" is no memo.
-        if changes_things(tool) and asks_for_action(tool, step.clause.text) is False:
+        # A part of a change asked for is asked with it: "commit app.py" stages it.
+        unasked = asks_for_action(tool, step.clause.text) is False and not step.part_of
+        if changes_things(tool) and unasked:
             return f"not run: the question does not ask for what {tool.key} does"
         if not may_destroy(tool) or self.approve_all or is_approved(tool, self.approved):
             return None

@@ -614,6 +614,7 @@ class _Linker:
             step.id = ids[step.id]
             step.arguments = rename_references(step.arguments, ids)
             step.depends_on = [ids.get(need, need) for need in step.depends_on]
+            step.part_of = ids.get(step.part_of, step.part_of)
         return Plan(steps=self.steps)
 
 

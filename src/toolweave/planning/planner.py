@@ -365,6 +365,7 @@ def _step_of(candidate: Candidate, clause: Clause, role: str) -> Step:
         server=candidate.tool.server,
         tool=candidate.tool.name,
         candidates=[candidate],
+        part_of=f"s{clause.index + 1}",
     )
 
 
