@@ -497,6 +497,44 @@ def test_arithmetic_on_numbers_written_is_no_change() -> None:
     assert asks_to_change(clause.text)  # where the numbers go: a change
 
 
+def test_a_tool_whose_output_schema_gives_what_is_asked_fits_better() -> None:
+    """server-everything's get-structured-content had lost "weather in Chicago?" to
+    mcp-server-time's get_current_time, which Chicago's zone fills too (as ranked there)."""
+    city = {"type": "string", "enum": ["New York", "Chicago"], "description": "Choose city"}
+    weather = ToolSpec(
+        server="everything",
+        name="get-structured-content",
+        description="Returns structured content along with an output schema for client data",
+        input_schema={"type": "object", "properties": {"location": city}, "required": ["location"]},
+        output_schema={
+            "type": "object",
+            "properties": {
+                "temperature": {"type": "number", "description": "Temperature in celsius"},
+                "conditions": {"type": "string", "description": "Weather conditions description"},
+            },
+        },
+    )
+    zone = {"timezone": {"type": "string", "description": "IANA timezone name"}}
+    now = ToolSpec(
+        server="time",
+        name="get_current_time",
+        description="Get current time in a specific timezones",
+        input_schema={"type": "object", "properties": zone, "required": ["timezone"]},
+        output_schema={"type": "object", "properties": {"datetime": {"type": "string"}}},
+    )
+
+    def fits(text: str) -> tuple[float, float]:
+        clause = analyse(text, date(2026, 12, 8)).clauses[0]
+        return fit(Candidate(tool=weather, score=0.165), clause, 2), fit(
+            Candidate(tool=now, score=0.209), clause, 1
+        )
+
+    sample, clock = fits("weather in Chicago?")
+    assert sample > clock
+    sample, clock = fits("what time is it in Chicago?")
+    assert clock > sample
+
+
 def test_a_tool_none_of_whose_inputs_a_clause_with_a_page_gives_counts_against_it() -> None:
     text = {"type": "string"}
     zones = {"properties": {"source": text, "target": text}, "required": ["source", "target"]}

@@ -637,6 +637,30 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
     return verbs / len(words), (len(said) - verbs) / len(words)
 
 
+def says_what_it_gives(tool: ToolSpec, clause: Clause) -> bool:
+    """Whether the clause asks for what the tool's output schema says it returns: "weather in
+    Chicago?" and server-everything's get-structured-content ("conditions": "Weather conditions
+    description"); a word any result may have ("value", "name"), or one of its name (counted
+    there), says nothing."""
+    named = {stem(word) for word in readable_name(tool.name).split()}
+    words = {
+        stem(word)
+        for name, prop in ((tool.output_schema or {}).get("properties") or {}).items()
+        if isinstance(prop, dict)
+        for word in [
+            *readable_name(name).split(),
+            *re.findall(r"[a-z]+", str(prop.get("description", "")).lower()),
+        ]
+        if len(word) > 3 and word not in _ANY_RESULT
+    }
+    said = {stem(word) for word in re.findall(r"[a-z]+", _in_words(clause).lower())}
+    return not (words - named).isdisjoint(said)
+
+
+_ANY_RESULT = {"description", "value", "values", "number", "string", "list", "data", "result"}
+_ANY_RESULT |= {"results", "text", "name", "type", "percentage", "count", "status", "item", "items"}
+
+
 def makes_the_named_thing(tool: ToolSpec, clause: Clause) -> bool:
     """Whether a verb of the clause has a noun of the tool's name for its object: "add a
     relation for that" (`create_relations`); not "add her as a person, with an observation"."""
@@ -700,7 +724,8 @@ def without_values(clause: Clause) -> str:
 # A tool that tells about a thing, not what it holds ("Retrieve detailed metadata about a file or
 # directory", "Get the schema information for a specific table"): "what was the revenue in
 # report.txt?" and "Alice's email in the users table" ask for none of it.
-_METADATA = re.compile(r"\b(?:metadata|schema)\b", re.IGNORECASE)
+# (not "Returns structured content along with an output schema": a schema of its own result)
+_METADATA = re.compile(r"\b(?:metadata|(?<!output\s)schema)\b", re.IGNORECASE)
 _ASKS_METADATA = re.compile(
     r"\b(?:metadata|size|sizes|bytes|how (?:big|large|old)|modified|created|creation|permissions?|"
     r"owner|info|information|stat|last (?:changed|edited|updated)|modification|"

@@ -40,6 +40,7 @@ from toolweave.language.cues import (
     points_at_values,
     refers_back,
     request_start,
+    says_what_it_gives,
 )
 from toolweave.language.parameters import (
     NUMERIC_KINDS,
@@ -392,6 +393,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
     if action or (arithmetic and _computes(tool)):  # a tool of numbers for a computation
         evidence += ACTION_WEIGHT
+    if feasible and says_what_it_gives(tool, clause):  # its output schema gives what is asked
+        evidence += VALUE_WEIGHT / 2
     elif not changes and change_asked:
         # "write hello to a.txt" is no reading of a.txt; a thing the server holds that a change
         # names ("insert a row into the users table") is not described instead ("add 17 and 25"
