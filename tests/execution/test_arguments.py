@@ -241,6 +241,35 @@ async def test_records_the_model_repeats_are_no_records_to_make() -> None:
     assert filled.problem is None  # one record from what was read stands
 
 
+async def test_someone_a_read_names_is_the_record_of_a_change_pointing_at_them() -> None:
+    """No model asked: "Owner: Priya Nair" read from alpha.txt is the owner to add."""
+    strings = {"type": "array", "items": {"type": "string"}}
+    fields = {"name": {"type": "string"}, "entityType": {"type": "string"}, "observations": strings}
+    entities = {"type": "array", "items": {"type": "object", "properties": fields}}
+    create = tool({"entities": entities}, ["entities"], name="create_entities")
+    said = clause_of(
+        1,
+        "add the project's owner to my knowledge graph as a person, with an observation that "
+        "they own Project Alpha",
+        TODAY,
+    )
+    read = ["read /f/alpha.txt → Project Alpha\nOwner: Priya Nair\nDeadline: 2024-11-15"]
+    filled = await fill_arguments(create, said, NoLLM(), read=read)
+    assert filled.problem is None and filled.origins == {"entities": "reference"}
+    made = {"name": "Priya Nair", "entityType": "person", "observations": ["own Project Alpha"]}
+    assert filled.arguments == {"entities": [made]}
+    two = ["read /f/alpha.txt → Owner: Priya Nair\nOwner: Tom Berg"]  # which? asked
+    assert (await fill_arguments(create, said, NoLLM(), read=two)).problem is not None
+    # "that person" is one, who the rows read name
+    said = clause_of(
+        1, "add that person to the knowledge graph with a note that they bought a Monitor", TODAY
+    )
+    rows = ["who ordered the Monitor → [{'item': 'Monitor', 'user_name': 'Carla Reyes'}]"]
+    filled = await fill_arguments(create, said, NoLLM(), read=rows)
+    made = {"name": "Carla Reyes", "entityType": "person", "observations": ["bought a Monitor"]}
+    assert filled.arguments == {"entities": [made]}
+
+
 async def test_a_proposal_from_inside_a_path_is_no_value_of_the_users() -> None:
     """Seen on mcp-server-git: the model named the branch after a folder of the repository."""
     names = ["repo_path", "branch_name"]

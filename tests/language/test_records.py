@@ -8,7 +8,9 @@ from typing import Any
 from toolweave.language import clause_of
 from toolweave.language.records import (
     cased_as_held,
+    found_thing,
     held_in,
+    name_read_for,
     names_in,
     record_keeping,
     records,
@@ -501,3 +503,23 @@ def test_a_field_given_a_bound_is_in_the_table_with_that_column() -> None:
     ]
     unbounded = clause_of(0, "what does a rating mean?", TODAY)
     assert tables_by_field(unbounded, fields) == []
+
+
+def test_someone_a_read_finds_by_what_they_are() -> None:
+    """ "read alpha.txt and add the project's owner to my knowledge graph as a person" (eval
+    servers, dev fresh12): the one name the result gives for the owner; none for two."""
+    alpha = "read /f/alpha.txt → Project Alpha\nOwner: Priya Nair\nDeadline: 2024-11-15"
+    page = "Look up the pastry chef's full name → Our head baker is Marco Delgado. "
+    page += "Our pastry chef is Aiko Tanaka."
+    rows = "who ordered the Monitor → [{'item': 'Monitor', 'user_name': 'Carla Reyes'}]"
+    for text, read, name in (
+        ("add the project's owner to my graph as a person", alpha, "Priya Nair"),
+        ("then add them to the knowledge graph as a person", page, "Aiko Tanaka"),
+        ("add the head baker to memory", page, "Marco Delgado"),
+        ("add that person to the knowledge graph", rows, "Carla Reyes"),
+    ):
+        found = found_thing(clause_of(1, text, TODAY))
+        assert found is not None and name_read_for(found.value, [read]) == name, text
+    two = "read → Owner: Priya Nair\nOwner: Tom Berg"
+    assert name_read_for("owner", [two]) is None
+    assert found_thing(clause_of(1, "add Priya Nair to my graph", TODAY)) is None

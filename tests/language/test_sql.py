@@ -496,7 +496,11 @@ def test_a_row_said_by_a_value_of_its_own_is_found_by_no_referenced_name() -> No
     columns = {"orders": ["id", "user_id", "item"], "users": ["id", "name"]}
     known = Known(["orders"], columns, [("name", "Keyboard")])
     sql = made_with("show me the Keyboard order in the database", known) or ""
-    assert "Keyboard" not in sql
+    assert "name = 'Keyboard'" not in sql and "item = 'Keyboard'" in sql  # that order
+    # nor is the thing bought anyone's name
+    for text in ("who ordered the Keyboard?", "who bought the Keyboard"):
+        sql = made_with(text, known) or ""
+        assert "name = 'Keyboard'" not in sql and "item = 'Keyboard'" in sql
     named = Known(["orders"], columns, [("name", "Ana Lima")])
     sql = made_with("show me the orders of Ana Lima", named) or ""
     assert "WHERE users.name = 'Ana Lima'" in sql

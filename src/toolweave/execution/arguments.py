@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from typing import Any
 
 from toolweave.catalog.documents import describe_parameters
 from toolweave.errors import LLMError
+from toolweave.language import clause_of
 from toolweave.language.binding import (
     Filled,
     extract_arguments,
@@ -41,7 +43,7 @@ from toolweave.language.parameters import (
     sql_kinds,
     takes_sql,
 )
-from toolweave.language.records import names_in
+from toolweave.language.records import found_thing, name_read_for, names_in, records
 from toolweave.language.spans import HIDDEN, composed_from, ground, phrases, snap, written_from
 from toolweave.language.sql import row_change_asked
 from toolweave.language.text import readable_name
@@ -80,6 +82,9 @@ async def fill_arguments(
             _put_proposal(filled, name, value, _words_for(tool, name, clause, filled))
         else:
             filled.put(name, value, origin)
+    for name, value in _named_from_reads(tool, clause, read or []).items():
+        if name not in filled.arguments:
+            filled.put(name, value, "reference")
     missing = [n for n in schema.get("required") or [] if n not in filled.arguments]
     if missing:
         await _fill_with_llm(tool, clause, llm, missing, filled, read or [])
@@ -95,6 +100,25 @@ async def fill_arguments(
         text = f"{tool.key} would change nothing: {empty} is empty"
         filled.problem = Problem(kind=ProblemKind.ARGUMENTS, text=text)
     return filled
+
+
+def _named_from_reads(tool: ToolSpec, clause: Clause, read: list[str]) -> dict[str, Any]:
+    """The records of a thing the results `read` name, for a change that points at it by what
+    it is ("read alpha.txt and add the project's owner to my knowledge graph as a person": the
+    "Owner: Priya Nair" line's): the clause's records as if it gave that name."""
+    found = found_thing(clause) if read else None
+    name = name_read_for(found.value, read) if found else None
+    if found is None or name is None:
+        return {}
+    # "that person": the kind of thing it is ("Carla Reyes (a person)")
+    kind = re.fullmatch(r"that\s+(person|company)", clause.text[found.start : found.end], re.I)
+    said = f"{name} (a {kind[1].lower()})" if kind else name
+    text = f"{clause.text[: found.start]}{said}{clause.text[found.end :]}"
+    # (relative dates in a record's text are read as of today)
+    kept = records(
+        tool.input_schema.get("properties") or {}, clause_of(clause.index, text, date.today())
+    )
+    return {param: value for param, (value, _) in kept.items()}
 
 
 def _statements_described(tool: ToolSpec) -> dict[str, Any]:

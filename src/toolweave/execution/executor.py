@@ -52,6 +52,7 @@ from toolweave.language.parameters import (
     param_kind,
     place_role,
 )
+from toolweave.language.records import found_thing
 from toolweave.language.text import readable_name
 from toolweave.models.base import LLM
 from toolweave.navigation.graph import NEUTRAL, ToolGraph
@@ -224,7 +225,9 @@ def _written_from_reads(plan: Plan, by_key: Mapping[str, ToolSpec]) -> dict[str,
         tool = by_key.get(step.key)
         if step.problem is not None or tool is None or not changes_things(tool):
             continue
-        if not points_back(step.clause.text) or unsaid(tool, step.clause, step.arguments) is None:
+        # (or at someone a read finds: "... and add the project's owner to my knowledge graph")
+        pointing = points_back(step.clause.text) or found_thing(step.clause) is not None
+        if not pointing or unsaid(tool, step.clause, step.arguments) is None:
             continue
         reads = [
             s.id

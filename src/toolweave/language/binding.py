@@ -49,7 +49,13 @@ from toolweave.language.parameters import (
     takes_sql,
 )
 from toolweave.language.questions import singular
-from toolweave.language.records import names_in, record_keeping, records
+from toolweave.language.records import (
+    found_thing,
+    names_in,
+    record_keeping,
+    record_kind,
+    records,
+)
 from toolweave.language.spans import NAME_JOINERS
 from toolweave.language.sql import Known, row_change_asked, row_noun, statement
 from toolweave.language.text import readable_name, sentences
@@ -1785,6 +1791,9 @@ def feasibility(tool: ToolSpec, clause: Clause) -> float:
     properties = tool.input_schema.get("properties") or {}
     if keeps_facts(clause):  # "... and add it to Bob in memory": a record of what was read
         pointed |= {n for n in missing if record_keeping(properties.get(n, {}), clause, ["?"])}
+    if clause.index > 0 and found_thing(clause) and record_kind(tool.input_schema) == "things":
+        # "... and add that person to my knowledge graph": the thing a read names
+        pointed |= {n for n in missing if json_type(properties.get(n, {})) == "array"}
     if len(missing) == 1 and looked_up(tool, missing[0], clause):
         pointed.add(missing[0])  # "the "Update README" commit": its id read from a listing
     given_for = sum(_fills(name, properties, filled.arguments) for name in required if name in used)

@@ -735,13 +735,16 @@ def _described(after: str) -> list[str]:
         if kind_only := _KIND_ONLY.match(piece.strip()):  # "she is a translator": what she is
             said.append(f"{kind_only[1]} {kind_only[2]}")
             continue
-        piece = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
-        words = piece.split()
+        told = _SUBJECT.sub("", _SUBJECT.sub("", piece.strip()))  # "it is", then "a company"
+        # what its subject is: "they are the pastry chef at Rosa's Bakery"
+        predicate = told != piece.strip() and told.lower().startswith("the ")
+        piece, words = told, told.split()
         # "Carol leads it" says nothing of Carol until "it" is known.
         pointing = words[-1:] and words[-1].lower() in {"it", "him", "her", "them", "this", "that"}
         # a plain word first, or an abbreviation in capitals ("CEO is Wile E. Coyote")
         plain = words[:1] and (words[0].islower() or (words[0].isupper() and len(words[0]) > 1))
-        if len(words) >= 2 and plain and words[0].lower() not in _NOT_SAID and not pointing:
+        first = words[0].lower() not in _NOT_SAID if words else False
+        if len(words) >= 2 and ((plain and first) or predicate) and not pointing:
             said.append(piece)
     return said
 
@@ -762,3 +765,59 @@ def _quoted(clause: Clause) -> list[Quoted]:
 
 def _words(field: str) -> list[str]:
     return readable_name(field).split()
+
+
+def found_thing(clause: Clause) -> Quoted | None:
+    """Where a change points at someone an earlier read of the request finds, by what they are
+    ("add the project's owner to my knowledge graph", "add them to memory as a person",
+    "add that person ..."), with the words of what they are ("owner"; none for "them")."""
+    found = _POINTED_AT.search(clause.text)
+    if found is None:
+        return None
+    return Quoted(start=found.start("who"), end=found.end("who"), value=found["role"] or "")
+
+
+def name_read_for(role: str, read: Sequence[str]) -> str | None:
+    """The one name the results `read` give for what the request points at (`found_thing`): a
+    labelled line ("Owner: Priya Nair" for "owner"), a sentence that names it ("Our pastry chef
+    is Aiko Tanaka" for the pastry chef the read asked for), or the one name of the rows read
+    ("user_name: Carla Reyes" for "who ordered the Monitor? add that person ...")."""
+    names: set[str] = set()
+    for text in read:
+        asked, arrow, result = text.partition(" → ")
+        asked, result = (asked, result) if arrow else ("", text)
+        words = [w for w in (role.split() or _role_words(asked)) if w not in _NOT_ROLES]
+        for word in words:
+            said = rf"{re.escape(word)}s?"
+            labelled = re.finditer(rf"(?im)^\W*{said}\s*:\s*{_FULL}\s*$", result)
+            told = re.finditer(rf"(?i:\b{said}\s+(?:is|was|,))\s+{_FULL}", result)
+            names |= {m["name"] for m in [*labelled, *told]}
+        if not names and not role:
+            names |= set(_ROW_NAME.findall(result))
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def _role_words(asked: str) -> list[str]:
+    """What the earlier request asked to find: "Look up the pastry chef's full name": chef."""
+    found = _ROLE_ASKED.search(asked)
+    return [(found["role"] or found["told"] or found["asked"]).lower()] if found else []
+
+
+_WORD = r"[A-Z](?:[\w'’-]*\w)?"  # "O'Neil", not a closing quote
+_FULL = rf"(?P<name>(?-i:{_WORD}(?:\s+{_WORD})+))"
+_ROW_NAME = re.compile(rf"['\"]?(?:user_)?name['\"]?:\s*['\"]?({_WORD}(?:\s+{_WORD})+)")
+_NOT_ROLES = {"person", "one", "people", "them", "him", "her", "name", "full"}
+_POINTED_AT = re.compile(
+    r"\b(?:add|create|save|remember|store|put|record|enter)\s+(?P<who>"
+    r"(?:the|that)\s+(?:[\w'’]+\s+){0,2}?(?P<role>(?!person\b|one\b)[a-z]+)"
+    r"|that\s+(?:person|one)|them|him|her)(?=\s+(?:to|in|into|on|as)\b)",
+    re.IGNORECASE,
+)
+# "the pastry chef's full name", "who the bakery's pastry chef is", "who is the head baker"
+_ROLE_ASKED = re.compile(
+    r"\bthe\s+(?:[\w'’]+\s+)?(?P<role>[a-z]+)(?:['’]s)?\s+(?:full\s+)?name\b"
+    r"|\bwho\s+the\s+(?:[\w'’]+\s+){0,2}?(?P<told>[a-z]+)\s+(?:is|was)\b"
+    r"|\bwho\s+(?:is|was)\s+the\s+(?:[\w'’]+\s+){0,2}?(?P<asked>[a-z]+)"
+    r"(?=\s*(?:$|[,.?;]|\s+(?:on|at|in|of|from|according)\b))",
+    re.IGNORECASE,
+)

@@ -310,6 +310,7 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
     if grouped := _grouped(text, table, columns):
         return grouped
     where = where or _where_by_kind(columns, known.values) or _row_by_id(text, table)
+    where = where or _named_row(text, table, known)
     column = _column(text, table) or _one_said(text, columns) or _one_amount(table, known)
     what, order = "*", ""
     if _COUNT.search(text):
@@ -332,11 +333,16 @@ def _select(text: str, held: list[str], known: Known) -> str | None:
 
 def _names_a_row(text: str, value: str, table: str) -> bool:
     """Whether the text says the value right before the table's noun or "row" ("the Keyboard
-    order", "the USB-C cable row")."""
+    order", "the USB-C cable row"), or as the thing bought ("who ordered the Monitor")."""
     noun = re.escape(row_noun(table))
-    return (
-        re.search(rf"\b{re.escape(value)}\s+(?:{noun}|row|entry|record)\b", text, re.I) is not None
+    said = (
+        rf"\b{re.escape(value)}\s+(?:{noun}|row|entry|record)\b|{_BOUGHT_THE}{re.escape(value)}\b"
     )
+    return re.search(said, text, re.I) is not None
+
+
+# "who ordered the Monitor": the thing bought, no one's name
+_BOUGHT_THE = r"\b(?:ordered|bought|purchased)\s+(?:the|a|an)\s+"
 
 
 def _one_amount(table: str, known: Known) -> str | None:
@@ -930,10 +936,11 @@ _THING = r"(?P<v>[\w-]+(?:\s+[\w-]+){0,2}?)(?=\s*(?:[.,;:!?]|$|\s+(?:from|in|ple
 
 
 def _named_row(text: str, table: str, known: Known) -> str:
-    """ "the Notebook order": the row whose one text column (not a name, nor an e-mail
-    address) holds the capitalised words before the table's row; "" if none or several."""
+    """ "the Notebook order", "who ordered the Monitor": the row whose one text column (not a
+    name, nor an e-mail address) holds those capitalised words; "" if none or several."""
     name = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)"
     named = re.search(rf"\bthe\s+(?P<v>{name})\s+{re.escape(row_noun(table))}\b", text, re.I)
+    named = named or re.search(rf"{_BOUGHT_THE}(?P<v>{name})", text)
     numeric = set(known.numeric.get(table, ()))
     texts = [
         c

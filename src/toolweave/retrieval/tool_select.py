@@ -302,13 +302,25 @@ def finds_nothing(candidate: Candidate) -> bool:
 def _one_end(tool: ToolSpec, clause: Clause) -> bool:
     """Whether the tool relates two things and the clause names one at most, pointing at no
     one found before ("remember that Dana plays the cello" is no relation: the cello is no thing
-    named; "remember it under Rosa's Bakery" keeps a value read, "link them to Acme" may)."""
-    if record_kind(tool.input_schema) != "relations" or _WHO_FOUND.search(clause.text):
+    named; "remember it under Rosa's Bakery" keeps a value read, "link them to Acme" may). A
+    thing added as a kind of thing is one thing: "add that person to memory as a person"."""
+    if record_kind(tool.input_schema) != "relations":
+        return False
+    if _AS_A_KIND.search(clause.text) or _ONE_FOUND.search(clause.text):
+        return True
+    if _WHO_FOUND.search(clause.text):
         return False
     return len({n.value for n in named_things(clause)} | {h.value for h in clause.held}) < 2
 
 
 _WHO_FOUND = re.compile(r"\b(?:them|they|him|her|those|these)\b", re.IGNORECASE)
+_ONE_FOUND = re.compile(r"\bthat\s+(?:person|one|customer|company|user|buyer)\b", re.IGNORECASE)
+# "as a person", "as a company": the kind of a thing kept, not the kind of record it is kept in
+_AS_A_KIND = re.compile(
+    r"\bas\s+(?:a|an)\s+(?:new\s+)?(?!(?:observation|relation|relationship|note|link|row|line"
+    r"|item|entry|record|comment|insight|file|list|reminder|memo)s?\b)[a-z]+\b",
+    re.IGNORECASE,
+)
 
 
 def fit(candidate: Candidate, clause: Clause, rank: int) -> float:
