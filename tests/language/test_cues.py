@@ -168,6 +168,11 @@ def test_a_verb_going_on_asks_for_nothing() -> None:
     write = ToolSpec(server="db", name="write_query", description="Execute an INSERT query")
     assert asks_for_action(write, "put a row into the users table")
     assert not asks_for_action(write, "I'm putting together a guide: which orders are big?")
+    # nor a noun right after a participle; a verb after a comma is one
+    edit = ToolSpec(server="fs", name="edit_file", description="Make edits to a text file")
+    assert not asks_for_action(edit, "show me the uncommitted changes to app.py")
+    delete = ToolSpec(server="db", name="write_query", description="Execute a DELETE query")
+    assert asks_for_action(delete, "order 7 was cancelled, delete it from the orders table")
 
 
 def test_a_quoted_name_is_no_word_of_the_sentence() -> None:

@@ -453,14 +453,15 @@ def _verbs_said(text: str) -> set[str]:
     """The words of `text` that may ask for an action: not after a determiner, not past nor
     going on ("I'm putting together a guide" asks for nothing put)."""
     # (a quoted name is no word of the sentence: "drop the 'works at' link" links nothing)
-    words = re.findall(r"[a-z]+", blank_quoted(_one_word_verbs(text)).lower())
-    # nor after a participle: "show me the uncommitted changes" edits nothing
+    lowered = blank_quoted(_one_word_verbs(text)).lower()
+    words = re.findall(r"[a-z]+", lowered)
+    # nor right after a participle: "show me the uncommitted changes" edits nothing ("order 7
+    # was cancelled, delete it" deletes)
+    described = set(re.findall(r"\b[a-z]{3,}ed[ \t]+([a-z]+)", lowered))
     said = {
         w
         for before, w in zip(["", *words], words, strict=False)
-        if before not in _DETERMINERS
-        and not w.endswith(("ed", "ing"))
-        and not (before.endswith("ed") and len(before) > 4)
+        if before not in _DETERMINERS and not w.endswith(("ed", "ing")) and w not in described
     }
     # "make it "B" instead of "A"", "add "x" as a new last line of a.txt": an edit, whatever
     # the verb
@@ -698,8 +699,7 @@ _NOUNS = {
     "log": {"history"},
     "logs": {"history"},
     "status": {"uncommitted", "modified", "untracked", "tracked", "tracking"},
-    "diff": {"changes", "edits"},  # "show me the uncommitted changes to app.py"
-    "unstaged": {"uncommitted"},
+    "unstaged": {"uncommitted"},  # "show me the uncommitted changes to app.py"
     "staged": {"cached"},
     "sizes": {"biggest", "largest", "smallest", "size", "space"},  # "takes up the most space"
 }
