@@ -12,7 +12,7 @@ import pytest
 from toolweave.index import ToolIndex, sync_index
 from toolweave.index.fusion import convex_fusion, rrf_fusion, zscore_fusion
 from toolweave.language import analyse
-from toolweave.language.cues import asks_to_change
+from toolweave.language.cues import asks_to_change, says_what_it_gives
 from toolweave.retrieval.retriever import (
     RetrievalOptions,
     ToolRetriever,
@@ -533,6 +533,12 @@ def test_a_tool_whose_output_schema_gives_what_is_asked_fits_better() -> None:
     assert sample > clock
     sample, clock = fits("what time is it in Chicago?")
     assert clock > sample
+    # what it echoes of its inputs it is given, not asked for (NESTFUL's SGD bookings)
+    echo = weather.model_copy(update={"output_schema": {"properties": {"location": city}}})
+    clause = analyse("the location of Chicago", date(2026, 12, 8)).clauses[0]
+    assert not says_what_it_gives(echo, clause) and says_what_it_gives(
+        weather, analyse("conditions in Chicago", date(2026, 12, 8)).clauses[0]
+    )
 
 
 def test_a_tool_none_of_whose_inputs_a_clause_with_a_page_gives_counts_against_it() -> None:

@@ -11,6 +11,7 @@ answer) stays. On the dev splits R@5 rose 0.3 (seal-dev), 0.7 (toole-dev) and 0.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from toolweave.language.numbers import NUMBER_WORDS
 from toolweave.language.questions import stem
@@ -639,14 +640,23 @@ def names_what_it_does(tool: ToolSpec, clause: Clause) -> tuple[float, float]:
 
 
 def says_what_it_gives(tool: ToolSpec, clause: Clause) -> bool:
-    """Whether the clause asks for what the tool's output schema says it returns: "weather in
-    Chicago?" and server-everything's get-structured-content ("conditions": "Weather conditions
-    description"); a word any result may have ("value", "name"), or one of its name (counted
-    there), says nothing."""
-    named = {stem(word) for word in readable_name(tool.name).split()}
-    words = {
+    """Whether the clause asks for what the tool's output schema says it returns beyond what it
+    is given: "weather in Chicago?" and server-everything's get-structured-content
+    ("conditions": "Weather conditions description", given a city); a word any result may have
+    ("value", "name"), one of its name (counted there) or of its inputs (a booking that echoes
+    its date) says nothing."""
+    given = {stem(word) for word in readable_name(tool.name).split()} | _schema_words(
+        tool.input_schema
+    )
+    said = {stem(word) for word in re.findall(r"[a-z]+", _in_words(clause).lower())}
+    return not (_schema_words(tool.output_schema or {}) - given).isdisjoint(said)
+
+
+def _schema_words(schema: dict[str, Any]) -> set[str]:
+    """The stems of the names and descriptions of a schema's properties."""
+    return {
         stem(word)
-        for name, prop in ((tool.output_schema or {}).get("properties") or {}).items()
+        for name, prop in (schema.get("properties") or {}).items()
         if isinstance(prop, dict)
         for word in [
             *readable_name(name).split(),
@@ -654,8 +664,6 @@ def says_what_it_gives(tool: ToolSpec, clause: Clause) -> bool:
         ]
         if len(word) > 3 and word not in _ANY_RESULT
     }
-    said = {stem(word) for word in re.findall(r"[a-z]+", _in_words(clause).lower())}
-    return not (words - named).isdisjoint(said)
 
 
 _ANY_RESULT = {"description", "value", "values", "number", "string", "list", "data", "result"}

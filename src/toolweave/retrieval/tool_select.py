@@ -405,7 +405,8 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
         evidence += HELD_WEIGHT  # "what do you know about Bob?" and the graph that holds Bob
     if action or (arithmetic and _computes(tool)):  # a tool of numbers for a computation
         evidence += ACTION_WEIGHT
-    if feasible and says_what_it_gives(tool, clause):  # its output schema gives what is asked
+    # its output schema gives what a question asks ("weather in Chicago?"), no change
+    if feasible and not change_asked and says_what_it_gives(tool, clause):
         evidence += VALUE_WEIGHT / 2
     elif not changes and change_asked:
         # "write hello to a.txt" is no reading of a.txt; a thing the server holds that a change
