@@ -342,7 +342,8 @@ def _names_a_row(text: str, value: str, table: str) -> bool:
 
 
 # "who ordered the Monitor": the thing bought, no one's name
-_BOUGHT_THE = r"\b(?:ordered|bought|purchased)\s+(?:the|a|an)\s+"
+_BUYING = r"\b(?:ordered|bought|purchased)\s+"
+_BOUGHT_THE = rf"{_BUYING}(?:the|a|an)\s+"
 
 
 def _one_amount(table: str, known: Known) -> str | None:
@@ -510,8 +511,7 @@ _PRICE = re.compile(
 _OF_A_THING = re.compile(r"\bof\s+(?:a|an|one)\s+(?-i:(?P<v>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*))")
 # "Dmitri Volkov ordered a USB hub for 19.90": the thing bought, up to its price
 _BOUGHT = re.compile(
-    r"\b(?:ordered|bought|purchased)\s+(?:a|an|one)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)"
-    r"(?=\s+(?:for|at|costing)\s+[$€£]?\d)",
+    rf"{_BUYING}(?:a|an|one)\s+(?P<v>[\w-]+(?:\s+[\w-]+){{0,3}}?)(?=\s+(?:for|at|costing)\s+[$€£]?\d)",
     re.IGNORECASE,
 )
 
