@@ -533,6 +533,9 @@ def test_a_tool_whose_output_schema_gives_what_is_asked_fits_better() -> None:
     assert sample > clock
     sample, clock = fits("what time is it in Chicago?")
     assert clock > sample
+    # a choice of options none of which the clause names fits nothing (as ranked: 0.445)
+    clause = analyse("what cities are our users in?", date(2026, 12, 8)).clauses[0]
+    assert fit(Candidate(tool=weather, score=0.445), clause, 0) < 0.28
     # what it echoes of its inputs it is given, not asked for (NESTFUL's SGD bookings)
     echo = weather.model_copy(update={"output_schema": {"properties": {"location": city}}})
     clause = analyse("the location of Chicago", date(2026, 12, 8)).clauses[0]

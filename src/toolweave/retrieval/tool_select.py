@@ -281,6 +281,13 @@ def _opens_by_name(tool: ToolSpec) -> bool:
     )
 
 
+def _chooses(tool: ToolSpec) -> bool:
+    """Whether every required parameter of the tool is a choice of options (an enum)."""
+    required = tool.input_schema.get("required") or []
+    properties = tool.input_schema.get("properties") or {}
+    return bool(required) and all((properties.get(name) or {}).get("enum") for name in required)
+
+
 def _computes(tool: ToolSpec) -> bool:
     """Whether the tool needs numbers, and only numbers ("get-sum(a, b)")."""
     required = tool.input_schema.get("required") or []
@@ -379,7 +386,9 @@ def fit_and_gate(candidate: Candidate, clause: Clause, rank: int) -> tuple[float
     # bakery's opening hours according to <url>" and convert_time).
     required = tool.input_schema.get("required")
     located = bool(values_of(clause).locators) and required
-    unfit = not feasible and (computes or (changes and required) or located)
+    # Nor one that takes only a choice of options, none of which the clause names ("what
+    # cities are our users in?" and get-structured-content's "Choose city": New York, ...)
+    unfit = not feasible and (computes or (changes and required) or located or _chooses(tool))
     if absent:  # it counts as much again as the verb of its name ("add Dmitri ... as a person")
         evidence -= NAME_WEIGHT
     if (
