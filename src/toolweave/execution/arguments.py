@@ -43,7 +43,13 @@ from toolweave.language.parameters import (
     sql_kinds,
     takes_sql,
 )
-from toolweave.language.records import found_thing, name_read_for, names_in, records
+from toolweave.language.records import (
+    found_thing,
+    name_read_for,
+    named_as_read,
+    names_in,
+    records,
+)
 from toolweave.language.spans import HIDDEN, composed_from, ground, phrases, snap, written_from
 from toolweave.language.sql import row_change_asked
 from toolweave.language.text import readable_name
@@ -110,10 +116,7 @@ def _named_from_reads(tool: ToolSpec, clause: Clause, read: list[str]) -> dict[s
     name = name_read_for(found.value, read) if found else None
     if found is None or name is None:
         return {}
-    # "that person": the kind of thing it is ("Carla Reyes (a person)")
-    kind = re.fullmatch(r"that\s+(person|company)", clause.text[found.start : found.end], re.I)
-    said = f"{name} (a {kind[1].lower()})" if kind else name
-    text = f"{clause.text[: found.start]}{said}{clause.text[found.end :]}"
+    text = named_as_read(clause.text, found, name)
     # (relative dates in a record's text are read as of today)
     kept = records(
         tool.input_schema.get("properties") or {}, clause_of(clause.index, text, date.today())

@@ -777,6 +777,14 @@ def found_thing(clause: Clause) -> Quoted | None:
     return Quoted(start=found.start("who"), end=found.end("who"), value=found["role"] or "")
 
 
+def named_as_read(text: str, found: Quoted, name: str) -> str:
+    """The clause's text with the name read where it points at that one (`found_thing`), and
+    the kind "that person" says: "add Carla Reyes (a person) to the knowledge graph"."""
+    kind = re.fullmatch(r"that\s+(person|company)", text[found.start : found.end], re.I)
+    said = f"{name} (a {kind[1].lower()})" if kind else name
+    return f"{text[: found.start]}{said}{text[found.end :]}"
+
+
 def name_read_for(role: str, read: Sequence[str]) -> str | None:
     """The one name the results `read` give for what the request points at (`found_thing`): a
     labelled line ("Owner: Priya Nair" for "owner"), a sentence that names it ("Our pastry chef
